@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mdk: proactive memory reclamation for Linux hosts with CXL memory pools.
+#
+#   make              build everything: libmdk, mdkctl, mdkd, the BPF
+#                     objects and skeletons, cmm_mp.ko for every kernel
+#   make check        unit tests (ASan+UBSan) and the VM suite on every kernel
+#   make demo         boot the VM with the pool and show what mdk does
+#   make bench        benchmarks, as ratios against in-run baselines
+#   make install      install under $(DESTDIR)$(PREFIX)
+#
+# Variables: V=1 (show commands), KDIR=/path/to/kernel/build (build the
+# module for that tree only), PREFIX (default /usr/local), DESTDIR,
+# WERROR=0 (warnings are errors by default).  Every output goes to build/.
+
+B := build
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+UNITDIR ?= /lib/systemd/system
+
+MDK_VERSION := 0.1.0
+MDK_SOVERSION := 0
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+CC ?= cc
+CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
+BPFTOOL ?= bpftool
+PKG_CONFIG ?= pkg-config
+WERROR ?= 1
+
+WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wvla
+ifeq ($(WERROR),1)
+WARNINGS += -Werror
+endif
+CFLAGS ?= -O2 -g
+MDK_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DMDK_VERSION='"$(MDK_VERSION)"' \
+	-Ilibmdk/include $(CFLAGS)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+# Kernels: every installed Debian kernel with headers, oldest first, or the
+# one tree KDIR names.
+ifneq ($(KDIR),)
+KVERS := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+kdir_of = $(KDIR)
+else
+KVERS := $(shell for k in $$(tests/vm/kernels); do \
+	[ -d /lib/modules/$$k/build ] && echo $$k; done)
+kdir_of = /lib/modules/$(1)/build
+endif
+
+.PHONY: all
+all:
+
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+include libmdk/build.mk
+include bpf/build.mk
+include daemon/build.mk
+include kmod/build.mk
+include tests/build.mk
+
+$(B)/%.o: %.c
+	$(call msg,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(MDK_CFLAGS) $(EXTRA_CFLAGS_$(dir $<)) -MMD -MP -fPIC -c $< -o $@
+
+$(B)/san/%.o: %.c
+	$(call msg,CC-SAN,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(MDK_CFLAGS) $(EXTRA_CFLAGS_$(dir $<)) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+.PHONY: install
+install: all install-core
+
+.PHONY: install-core
+install-core: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(INCLUDEDIR)/mdk $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(SYSCONFDIR)/mdk $(DESTDIR)$(UNITDIR)
+	install -m 0644 $(LIBMDK_A) $(DESTDIR)$(LIBDIR)/
+	install -m 0755 $(LIBMDK_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(LIBMDK_SO)) $(DESTDIR)$(LIBDIR)/libmdk.so.$(MDK_SOVERSION)
+	ln -sf libmdk.so.$(MDK_SOVERSION) $(DESTDIR)$(LIBDIR)/libmdk.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(MDK_VERSION)|' \
+		libmdk/mdk.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/mdk.pc
+	install -m 0644 libmdk/include/mdk/*.h $(DESTDIR)$(INCLUDEDIR)/mdk/
+	install -m 0755 $(MDKCTL) $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(MDKD) $(DESTDIR)$(SBINDIR)/
+	for p in $(wildcard man/*.[358]); do \
+		s=$${p##*.}; install -m 0644 $$p $(DESTDIR)$(MANDIR)/man$$s/; done
+
+.PHONY: clean
+clean:
+	rm -rf $(B)
+
+# Install the Debian packages the build, tests and demo need (root).
+.PHONY: deps
+deps:
+	sh tests/install-deps.sh
+
+# Format userspace C with the committed .clang-format.
+FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^kmod/')
+.PHONY: format format-check
+format:
+	clang-format -i $(FORMAT_SRCS)
+format-check:
+	clang-format --dry-run -Werror $(FORMAT_SRCS)

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# mdkd (the daemon) and mdkctl (the CLI).  daemon/mdkd.c and daemon/mdkctl.c
+# hold main(); mdkctl's commands are daemon/cmd_<object>.c; everything else
+# in daemon/ is shared by both (and by the unit tests) through libmdkd.a.
+
+DAEMON_PKGS := liburing libcgroup libsystemd inih libbpf numa
+EXTRA_CFLAGS_daemon/ := $(shell $(PKG_CONFIG) --cflags $(DAEMON_PKGS) 2>/dev/null) \
+	-I$(BPF_SKEL_DIR)
+DAEMON_LIBS := $(shell $(PKG_CONFIG) --libs $(DAEMON_PKGS) 2>/dev/null) -lelf -lz -lm -lpthread
+
+MDKCTL_SRCS := daemon/mdkctl.c $(wildcard daemon/cmd_*.c)
+MDKD_SRCS := daemon/mdkd.c
+LIBMDKD_SRCS := $(filter-out $(MDKCTL_SRCS) $(MDKD_SRCS),$(wildcard daemon/*.c))
+
+LIBMDKD_A := $(B)/daemon/libmdkd.a
+LIBMDKD_SAN_A := $(B)/san/daemon/libmdkd.a
+MDKCTL := $(B)/bin/mdkctl
+MDKD := $(B)/bin/mdkd
+
+DAEMON_OBJS := $(patsubst %.c,$(B)/%.o,$(MDKCTL_SRCS) $(MDKD_SRCS) $(LIBMDKD_SRCS))
+$(DAEMON_OBJS) $(LIBMDKD_SRCS:%.c=$(B)/san/%.o): | $(BPF_SKELS)
+
+all: $(MDKCTL) $(MDKD)
+
+$(LIBMDKD_A): $(LIBMDKD_SRCS:%.c=$(B)/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBMDKD_SAN_A): $(LIBMDKD_SRCS:%.c=$(B)/san/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(MDKCTL): $(MDKCTL_SRCS:%.c=$(B)/%.o) $(LIBMDKD_A) $(LIBMDK_A)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(DAEMON_LIBS) $(LIBMDK_LIBS)
+
+$(MDKD): $(MDKD_SRCS:%.c=$(B)/%.o) $(LIBMDKD_A) $(LIBMDK_A)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(DAEMON_LIBS) $(LIBMDK_LIBS)

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mdkctl: the one command line of mdk, "mdkctl OBJECT VERB [ARGS]" in the
+ * manner of bpftool and ip.  main() only dispatches: each object is a
+ * handler in cmd_<object>.c listed in the table below.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mdk/version.h>
+
+#include "mdkctl.h"
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const struct mdkctl_cmd mdkctl_cmds[] = {
+	{ "help", cmd_help, "show this help" },
+	{ "version", cmd_version, "print the versions of mdkctl and libmdk" },
+	{ 0 },
+};
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct mdkctl_cmd *c;
+
+	printf("usage: mdkctl [-s SOCKET] OBJECT [VERB] [ARGS...]\n\nobjects:\n");
+	for (c = mdkctl_cmds; c->name; c++)
+		printf("  %-10s %s\n", c->name, c->help);
+	printf("\nSee mdkctl(8).\n");
+	return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("mdkctl %s (libmdk %s)\n", MDK_VERSION, mdk_version());
+	return 0;
+}
+
+int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
+		    char **argv)
+{
+	const struct mdkctl_cmd *c;
+
+	if (argc < 1) {
+		fprintf(stderr, "mdkctl: %s: missing command (try 'help')\n",
+			what);
+		return 2;
+	}
+	for (c = cmds; c->name; c++)
+		if (!strcmp(c->name, argv[0]))
+			return c->fn(argc, argv);
+	fprintf(stderr, "mdkctl: %s: unknown command '%s' (try 'help')\n", what,
+		argv[0]);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return cmd_help(0, NULL);
+	if (argc == 2 && !strcmp(argv[1], "--version"))
+		return cmd_version(0, NULL);
+	return mdkctl_dispatch(mdkctl_cmds, "mdkctl", argc - 1, argv + 1);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef MDKCTL_H
+#define MDKCTL_H
+
+/*
+ * One "mdkctl OBJECT" or "mdkctl OBJECT VERB" handler.  fn gets argv from
+ * its own word on (argv[0] is the object or verb) and returns the process
+ * exit status: 0 on success, 1 on failure, 2 on a usage error.
+ */
+struct mdkctl_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+/*
+ * mdkctl_dispatch() - run the entry of @cmds named by argv[0].  @what names
+ * the level ("mdkctl", "pool") in messages.  Returns the handler's status,
+ * or 2 when argv[0] is missing or unknown.
+ */
+int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
+		    char **argv);
+
+#endif /* MDKCTL_H */

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# libmdk: the Memory Designer's Kit, as libmdk.a, libmdk.so and mdk.pc.
+# Every .c under libmdk/ is part of the library: adding a policy or a module
+# needs no change here.
+
+LIBMDK_SRCS := $(sort $(shell find libmdk -name '*.c'))
+LIBMDK_OBJS := $(LIBMDK_SRCS:%.c=$(B)/%.o)
+LIBMDK_SAN_OBJS := $(LIBMDK_SRCS:%.c=$(B)/san/%.o)
+LIBMDK_A := $(B)/lib/libmdk.a
+LIBMDK_SO := $(B)/lib/libmdk.so.$(MDK_VERSION)
+LIBMDK_SAN_A := $(B)/san/lib/libmdk.a
+LIBMDK_PC := $(B)/lib/pkgconfig/mdk.pc
+LIBMDK_LIBS := -lm -lpthread
+
+all: $(LIBMDK_A) $(LIBMDK_SO) $(LIBMDK_PC)
+
+$(LIBMDK_A): $(LIBMDK_OBJS)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBMDK_SAN_A): $(LIBMDK_SAN_OBJS)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBMDK_SO): $(LIBMDK_OBJS) libmdk/libmdk.map
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -shared -Wl,-soname,libmdk.so.$(MDK_SOVERSION) \
+		-Wl,--version-script=libmdk/libmdk.map -o $@ $(LIBMDK_OBJS) $(LIBMDK_LIBS)
+	$(Q)ln -sf $(notdir $@) $(B)/lib/libmdk.so.$(MDK_SOVERSION)
+	$(Q)ln -sf libmdk.so.$(MDK_SOVERSION) $(B)/lib/libmdk.so
+
+$(LIBMDK_PC): libmdk/mdk.pc.in
+	@mkdir -p $(@D)
+	$(Q)sed -e 's|@PREFIX@|$(abspath $(B))|' -e 's|@LIBDIR@|$(abspath $(B))/lib|' \
+		-e 's|@INCLUDEDIR@|$(abspath libmdk/include)|' \
+		-e 's|@VERSION@|$(MDK_VERSION)|' $< >$@

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# Tests.
+#
+# Unit tests: tests/unit/test_<source>.c, each a Check suite built with
+# ASan and UBSan against the sanitized libmdk and libmdkd, run by
+# tests/unit/run.  VM tests: tests/vm/NAME.sh, or tests/vm/NAME.c built to
+# $(B)/tests/vm/NAME; a test with a tests/vm/NAME.bpf.c is built once per
+# kernel, against that kernel's vmlinux.h, to $(B)/tests/vm/KVER/NAME.
+
+KSELFTEST_DIR ?= /usr/src/linux-source-6.1/tools/testing/selftests
+CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
+EXTRA_CFLAGS_tests/unit/ := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null) \
+	$(EXTRA_CFLAGS_daemon/) -Idaemon -Itests/unit
+
+$(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(LIBMDKD_SAN_A) $(LIBMDK_SAN_A)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(DAEMON_LIBS) $(LIBMDK_LIBS)
+
+VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))
+VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c))
+VM_TESTS := $(VM_C_SRCS:tests/vm/%.c=$(B)/tests/vm/%) \
+	$(foreach k,$(KVERS),$(VM_BPF_TESTS:tests/vm/%=$(B)/tests/vm/$(k)/%))
+EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm \
+	$(shell $(PKG_CONFIG) --cflags libbpf numa 2>/dev/null)
+VM_LIBS := $(shell $(PKG_CONFIG) --libs libbpf numa 2>/dev/null) -lelf -lz -lpthread
+
+$(B)/tests/vm/%: $(B)/tests/vm/%.o $(LIBMDK_A)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(VM_LIBS) $(LIBMDK_LIBS)
+
+define vm_bpf_rules
+$(B)/tests/vm/$(1)/%: tests/vm/%.c $(B)/bpf/$(1)/tests/vm/%.skel.h $(LIBMDK_A)
+	$$(call msg,CC,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$(CC) $(MDK_CFLAGS) $(EXTRA_CFLAGS_tests/vm/) -I$(B)/bpf/$(1)/tests/vm \
+		-o $$@ $$< $(LIBMDK_A) $(VM_LIBS) $(LIBMDK_LIBS)
+endef
+$(foreach k,$(KVERS),$(eval $(call vm_bpf_rules,$(k))))
+
+.PHONY: tests
+tests: $(UNIT_TESTS) $(VM_TESTS)
+all: tests
+
+.PHONY: check unit vmcheck vmshell
+check: all
+	tests/check
+
+unit: $(UNIT_TESTS)
+	tests/check --unit
+
+vmcheck: all
+	tests/check --vm
+
+# make vmshell [KVER=...]: an interactive guest with the pool and swap.
+vmshell: all
+	tests/vm/run --shell $(if $(KVER),-k $(KVER))
+
+# make demo [KVER=...]: boot the newest kernel (or KVER) with the pool and
+# tour what mdk does.
+.PHONY: demo
+demo: all
+	tests/vm/run $(if $(KVER),-k $(KVER)) --run tests/vm/demo-guest.sh

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Install every Debian package that mdk's build, tests, benchmarks and demo need,
+# including Debian 12's two kernels (6.1 and the newest 6.12 backport) with their
+# headers.  Idempotent: packages already present are left alone.  Needs root.
+set -eu
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: must run as root (apt-get)" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+
+pkgs="build-essential pkg-config git clang llvm lld bpftool libbpf-dev libelf-dev
+zlib1g-dev liburing-dev libcgroup-dev cgroup-tools check libsubunit-dev
+libsystemd-dev libinih-dev libnuma-dev numactl qemu-system-x86 busybox-static
+cpio kmod xz-utils zstd lz4 bzip2 stressapptest stress-ng gnuplot-nox valgrind
+linux-source-6.1 clang-format redis-server redis-tools sqlite3 procps
+util-linux"
+
+apt_get() {
+	apt-get -y -q -o Dpkg::Use-Pty=0 --no-install-recommends "$@"
+}
+
+# Refresh the lists once; later runs need it only when they are missing.
+if [ -z "$(ls /var/lib/apt/lists/*_Packages* 2>/dev/null)" ] ||
+   [ -n "${MDK_APT_UPDATE:-}" ]; then
+	apt-get -q update
+fi
+
+# The newest 6.12 kernel for which both the signed image and headers exist.
+k612=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+	sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\) .*/\1/p' |
+	while read -r v; do
+		apt-cache show "linux-image-$v" >/dev/null 2>&1 && echo "$v"
+	done | sort -V | tail -n 1)
+if [ -z "$k612" ]; then
+	# Lists may be stale: refresh once and retry.
+	apt-get -q update
+	k612=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+		sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\) .*/\1/p' |
+		sort -V | tail -n 1)
+fi
+kpkgs="linux-image-amd64 linux-headers-amd64"
+[ -n "$k612" ] && kpkgs="$kpkgs linux-image-$k612 linux-headers-$k612"
+
+missing=""
+for p in $pkgs $kpkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "install-deps: installing$missing"
+	# Kernel postinst hooks (initramfs, bootloader) are not needed: the VM
+	# bench builds its own initramfs.  Skip them to save minutes.
+	if ! apt_get install $missing; then
+		apt-get -q update
+		apt_get install $missing
+	fi
+fi
+
+# checkpatch.pl, extract-vmlinux and kselftest.h ship inside the 6.1
+# source tarball: unpack just those.
+src=/usr/src/linux-source-6.1
+if [ ! -x "$src/scripts/checkpatch.pl" ] ||
+   [ ! -r "$src/tools/testing/selftests/kselftest.h" ]; then
+	tarball=$(ls /usr/src/linux-source-6.1.tar.* | head -n 1)
+	tar -C /usr/src -xf "$tarball" linux-source-6.1/scripts \
+		linux-source-6.1/tools/testing/selftests/kselftest.h
+fi
+
+echo "install-deps: kernels: $(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' | tr '\n' ' ')"

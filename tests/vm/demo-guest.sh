@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make demo, inside the guest: a tour of what mdk does so far, on a real
+# kernel with the emulated CMM-MP pool's NUMA node reserved.  Each section
+# is one feature; the demo grows with them.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+say() {
+	printf '\n\033[1m== %s\033[0m\n' "$*"
+}
+run() {
+	echo "\$ $*"
+	"$@"
+}
+
+say "mdk $("$MDKCTL" version | awk '{ print $2 }') on Linux $(uname -r), $(nproc) CPUs"
+run "$MDKCTL" version
+
+say "The CMM-MP pool: NUMA node ${MDK_POOL_NODE:-?}, reserved at boot with memmap="
+run numactl -H
+grep -i reserved /proc/iomem | sed 's/^/  /'
+
+say "cmm_mp.ko: load and unload"
+run modinfo -F description "$CMM_MP_KO"
+run insmod "$CMM_MP_KO"
+dmesg | grep 'cmm_mp:' | tail -n 3
+run rmmod cmm_mp
+
+say "cgroup v2 proactive reclaim (what mdkd drives)"
+cg=/sys/fs/cgroup/mdk-demo
+mkdir -p "$cg"
+cd /tmp
+sh -c "echo \$\$ >$cg/cgroup.procs && exec stress-ng --vm 1 --vm-bytes 192M \
+	--vm-keep --vm-hang 0 --timeout 120s -q" &
+pid=$!
+show() {
+	echo "  memory.current $(numfmt --to=iec <"$cg/memory.current")," \
+		"memory.swap.current $(numfmt --to=iec <"$cg/memory.swap.current")"
+}
+while [ "$(cat "$cg/memory.current")" -lt $((180 << 20)) ]; do sleep 0.5; done
+show
+run sh -c "echo 96M >$cg/memory.reclaim"
+show
+echo "  $(head -n 1 "$cg/memory.pressure")"
+kill $pid
+wait $pid || true
+rmdir "$cg"
+say "done"
