@@ -64,3 +64,49 @@ vmshell: all
 .PHONY: demo
 demo: all
 	tests/vm/run $(if $(KVER),-k $(KVER)) --run tests/vm/demo-guest.sh
+
+# Benchmarks: tests/bench/NAME.sh, each printing ratios against a baseline
+# measured in the same run; C helpers tests/bench/bench_NAME.c are built to
+# $(B)/tests/bench/bench_NAME against libmdk and libmdkd.
+BENCH_SRCS := $(wildcard tests/bench/bench_*.c)
+BENCHES := $(BENCH_SRCS:tests/bench/%.c=$(B)/tests/bench/%)
+EXTRA_CFLAGS_tests/bench/ := $(EXTRA_CFLAGS_daemon/) -Idaemon -O3
+
+$(B)/tests/bench/%: $(B)/tests/bench/%.o $(LIBMDKD_A) $(LIBMDK_A)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(DAEMON_LIBS) $(LIBMDK_LIBS)
+
+all: $(BENCHES)
+
+.PHONY: bench
+bench: all
+	tests/bench/run $(BENCH)
+
+# Fuzzing: tests/fuzz/fuzz_NAME.c is a libFuzzer target (LLVMFuzzerTestOneInput)
+# built with clang, ASan and UBSan against clang-built copies of libmdk and
+# libmdkd ($(B)/fuzz/).  Seeds: tests/fuzz/corpus/NAME/.  make fuzz runs each
+# target for FUZZ_SECONDS; make check does too.
+FUZZ_SECONDS ?= 20
+FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer -g -O1
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/tests/fuzz/%)
+FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(LIBMDK_SRCS) $(LIBMDKD_SRCS))
+
+$(B)/fuzz/%.o: %.c
+	$(call msg,CC-FUZZ,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CLANG) $(filter-out -O2 -Wformat=2,$(MDK_CFLAGS)) $(EXTRA_CFLAGS_$(dir $<)) \
+		$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+$(FUZZ_LIB_OBJS): | $(BPF_SKELS)
+
+$(B)/tests/fuzz/%: $(B)/fuzz/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
+	$(call msg,LD-FUZZ,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(DAEMON_LIBS) $(LIBMDK_LIBS)
+
+.PHONY: fuzzers fuzz
+fuzzers: $(FUZZERS)
+all: fuzzers
+fuzz: fuzzers
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/check --fuzz
