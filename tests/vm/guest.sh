@@ -23,17 +23,6 @@ mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-# The host root is read-only: give the usual scratch places a tmpfs.
-for d in /tmp /run /var/tmp /var/log /root; do
-	mount -t tmpfs -o mode=0755 tmpfs "$d"
-done
-chmod 1777 /tmp /var/tmp
-# The results directory last: it may lie under one of those.
-mkdir -p "$MDK_OUT" 2>/dev/null
-mount -t 9p -o trans=virtio,version=9p2000.L,rw results "$MDK_OUT" || {
-	echo "vm-guest: cannot mount the results directory $MDK_OUT"
-	exit 1
-}
 mount -t cgroup2 -o nsdelegate cgroup2 /sys/fs/cgroup
 mount -t bpf bpf /sys/fs/bpf
 mount -t debugfs debugfs /sys/kernel/debug
