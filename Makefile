@@ -52,14 +52,17 @@ MDK_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DMDK_VERSION='"$(MDK_VERSION
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
-# Kernels: every installed Debian kernel with headers, oldest first, or the
-# one tree KDIR names.
-ifneq ($(KDIR),)
-KVERS := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
-kdir_of = $(KDIR)
-else
+# Kernels: every installed Debian kernel with headers, oldest first.  BPF
+# and the VM tests use them all; the module is built for each, or only for
+# the tree KDIR names (its release read from utsrelease.h, as vermagic is).
 KVERS := $(shell for k in $$(tests/vm/kernels); do \
 	[ -d /lib/modules/$$k/build ] && echo $$k; done)
+ifneq ($(KDIR),)
+KMOD_KVERS := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+kdir_of = $(KDIR)
+else
+KMOD_KVERS := $(KVERS)
 kdir_of = /lib/modules/$(1)/build
 endif
 

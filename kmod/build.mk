@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# cmm_mp.ko for every kernel in KVERS, each in its own directory
+# cmm_mp.ko for every kernel in KMOD_KVERS (see the top-level Makefile), each in its own directory
 # $(B)/kmod/KVER/ (sources are symlinked there: kbuild builds in M=).
 # The module's Kconfig switches (see the top-level Kconfig) are make
 # variables here, e.g. make CONFIG_CMM_MP_FAULT_INJECTION=n.
 
 KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild
 KMOD_CONFIG := $(foreach v,$(filter CONFIG_CMM_MP%,$(.VARIABLES)),$(v)=$($(v)))
-KMODS := $(foreach k,$(KVERS),$(B)/kmod/$(k)/cmm_mp.ko)
+KMODS := $(foreach k,$(KMOD_KVERS),$(B)/kmod/$(k)/cmm_mp.ko)
 
 all: $(KMODS)
 
@@ -18,7 +18,7 @@ $(B)/kmod/$(1)/cmm_mp.ko: $(KMOD_SRCS)
 	$(Q)$$(MAKE) -C $(call kdir_of,$(1)) M=$(CURDIR)/$$(@D) $(KMOD_CONFIG) \
 		$(if $(filter 1,$(V)),V=1,-s) modules
 endef
-$(foreach k,$(KVERS),$(eval $(call kmod_rules,$(k))))
+$(foreach k,$(KMOD_KVERS),$(eval $(call kmod_rules,$(k))))
 
 # checkpatch.pl from the 6.1 source tree (make deps unpacks it).
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
