@@ -24,4 +24,4 @@ $(foreach k,$(KMOD_KVERS),$(eval $(call kmod_rules,$(k))))
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 .PHONY: checkpatch
 checkpatch:
-	$(CHECKPATCH) --no-tree --strict --terse --show-types -f $(wildcard kmod/*.c kmod/*.h)
+	$(CHECKPATCH) --no-tree --strict --terse --show-types -f $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h)

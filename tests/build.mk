@@ -20,6 +20,13 @@ $(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(LIBMDKD_SAN_A) $(LIBMDK_SAN_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(DAEMON_LIBS) $(LIBMDK_LIBS)
 
+# The kernel-free parts of kmod/ are unit-tested in userspace:
+# test_cmm_mp_pamt links kmod/cmm_mp_pamt.c, built against
+# tests/unit/kshim.h for the few kernel types it uses.
+EXTRA_CFLAGS_kmod/ := -Ikmod -Itests/unit
+$(B)/tests/unit/test_cmm_mp_pamt: $(B)/san/kmod/cmm_mp_pamt.o
+EXTRA_CFLAGS_tests/unit/ += -Ikmod
+
 VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))
 VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c))
 VM_TESTS := $(VM_C_SRCS:tests/vm/%.c=$(B)/tests/vm/%) \

@@ -25,6 +25,7 @@
 #ifndef _UAPI_CMM_MP_H
 #define _UAPI_CMM_MP_H
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -52,8 +53,8 @@ enum cmm_mp_dev_state {
 #define CMM_MP_NONE 0xffffffffU
 
 /* cmm_mp_info.flags: how the module was built. */
-#define CMM_MP_INFO_FAULT_INJECTION (1U << 0)
-#define CMM_MP_INFO_TRACEPOINTS (1U << 1)
+#define CMM_MP_INFO_FAULT_INJECTION _BITUL(0)
+#define CMM_MP_INFO_TRACEPOINTS _BITUL(1)
 
 /**
  * struct cmm_mp_info - the pool (CMM_MP_IOC_INFO); every field is out.
@@ -90,10 +91,11 @@ struct cmm_mp_info {
 	__s32 adistance;
 	__u32 reserved;
 };
+
 #define CMM_MP_INFO_SIZE_VER0 80
 
 /* cmm_mp_device_info.flags */
-#define CMM_MP_DEVICE_LOCAL (1U << 0) /* this host's own device */
+#define CMM_MP_DEVICE_LOCAL _BITUL(0) /* this host's own device */
 
 /**
  * struct cmm_mp_device_info - one pool device (CMM_MP_IOC_DEVICE).
@@ -122,11 +124,12 @@ struct cmm_mp_device_info {
 	__u64 lookups;
 	__u64 failures;
 };
+
 #define CMM_MP_DEVICE_INFO_SIZE_VER0 64
 
 /* cmm_mp_segment_info.flags */
-#define CMM_MP_SEGMENT_LOCAL (1U << 0)	    /* on this host's own device */
-#define CMM_MP_SEGMENT_DEV_FAILED (1U << 1) /* its device has failed */
+#define CMM_MP_SEGMENT_LOCAL _BITUL(0)	    /* on this host's own device */
+#define CMM_MP_SEGMENT_DEV_FAILED _BITUL(1) /* its device has failed */
 
 /**
  * struct cmm_mp_segment_info - one segment (CMM_MP_IOC_SEGMENT and the
@@ -170,14 +173,15 @@ struct cmm_mp_segment_info {
 	__u64 lookups;
 	__u64 failures;
 };
+
 #define CMM_MP_SEGMENT_INFO_SIZE_VER0 96
 
 /* cmm_mp_translate.flags (in) */
-#define CMM_MP_XLATE_NHA (1U << 0) /* addr is a pool offset, not a host address */
+#define CMM_MP_XLATE_NHA _BITUL(0) /* addr is a pool offset, not a host address */
 /* cmm_mp_translate.result (out) */
-#define CMM_MP_XLATE_VALID (1U << 0)	  /* the PAMT entry is valid */
-#define CMM_MP_XLATE_LOCAL (1U << 1)	  /* on this host's own device */
-#define CMM_MP_XLATE_DEV_FAILED (1U << 2) /* on a failed device */
+#define CMM_MP_XLATE_VALID _BITUL(0)	  /* the PAMT entry is valid */
+#define CMM_MP_XLATE_LOCAL _BITUL(1)	  /* on this host's own device */
+#define CMM_MP_XLATE_DEV_FAILED _BITUL(2) /* on a failed device */
 
 /**
  * struct cmm_mp_translate - a PAMT lookup (CMM_MP_IOC_TRANSLATE).
@@ -206,10 +210,11 @@ struct cmm_mp_translate {
 	__u32 latency_ns;
 	__u32 reserved;
 };
+
 #define CMM_MP_TRANSLATE_SIZE_VER0 56
 
 /* cmm_mp_fault.flags (in) */
-#define CMM_MP_RECOVER_WIPE (1U << 0) /* zero the device's shared segments */
+#define CMM_MP_RECOVER_WIPE _BITUL(0) /* zero the device's shared segments */
 
 /**
  * struct cmm_mp_fault - fail or recover a device (CMM_MP_IOC_DEV_FAIL,
@@ -230,6 +235,7 @@ struct cmm_mp_fault {
 	__u32 segments_busy;
 	__u32 first_busy;
 };
+
 #define CMM_MP_FAULT_SIZE_VER0 24
 
 /* The pool, a device, a segment: all out except the id. */
