@@ -4,7 +4,7 @@
 # The module's Kconfig switches (see the top-level Kconfig) are make
 # variables here, e.g. make CONFIG_CMM_MP_FAULT_INJECTION=n.
 
-KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild
+KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h) kmod/Kbuild
 KMOD_CONFIG := $(foreach v,$(filter CONFIG_CMM_MP%,$(.VARIABLES)),$(v)=$($(v)))
 KMODS := $(foreach k,$(KMOD_KVERS),$(B)/kmod/$(k)/cmm_mp.ko)
 
@@ -14,7 +14,8 @@ define kmod_rules
 $(B)/kmod/$(1)/cmm_mp.ko: $(KMOD_SRCS)
 	$$(call msg,KMOD,$$@)
 	@mkdir -p $$(@D)
-	$(Q)for f in $(KMOD_SRCS); do ln -sf $(CURDIR)/$$$$f $$(@D)/; done
+	$(Q)for f in $(KMOD_SRCS:kmod/%=%); do mkdir -p $$(@D)/$$$$(dirname $$$$f) && \
+		ln -sf $(CURDIR)/kmod/$$$$f $$(@D)/$$$$f; done
 	$(Q)$$(MAKE) -C $(call kdir_of,$(1)) M=$(CURDIR)/$$(@D) $(KMOD_CONFIG) \
 		$(if $(filter 1,$(V)),V=1,-s) modules
 endef

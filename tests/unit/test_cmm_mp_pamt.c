@@ -55,7 +55,8 @@ START_TEST(test_parse_size_overflow)
 {
 	u64 v;
 
-	ck_assert_int_eq(cmm_mp_parse_size("18446744073709551615", &v, NULL), 0);
+	ck_assert_int_eq(cmm_mp_parse_size("18446744073709551615", &v, NULL),
+			 0);
 	ck_assert_uint_eq(v, UINT64_MAX);
 	ck_assert_int_eq(cmm_mp_parse_size("18446744073709551616", &v, NULL),
 			 -ERANGE);
@@ -71,18 +72,22 @@ START_TEST(test_parse_devices_count)
 	char msg[128] = "";
 	u32 nr = 0;
 
-	ck_assert_int_eq(cmm_mp_parse_devices("3", ann, 4, &nr, msg, sizeof(msg)),
-			 1);
+	ck_assert_int_eq(
+		cmm_mp_parse_devices("3", ann, 4, &nr, msg, sizeof(msg)), 1);
 	ck_assert_uint_eq(nr, 3);
-	ck_assert_int_eq(cmm_mp_parse_devices("0", ann, 4, &nr, msg, sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_parse_devices("0", ann, 4, &nr, msg,
+					      sizeof(msg)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(msg, "1 to 4"));
-	ck_assert_int_eq(cmm_mp_parse_devices("5", ann, 4, &nr, msg, sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_parse_devices("5", ann, 4, &nr, msg,
+					      sizeof(msg)),
 			 -E2BIG);
-	ck_assert_int_eq(cmm_mp_parse_devices("2x", ann, 4, &nr, msg, sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_parse_devices("2x", ann, 4, &nr, msg,
+					      sizeof(msg)),
 			 -EINVAL);
-	ck_assert_str_eq(msg,
-			 "offset 1: expected a device count or CHIP_ID:CAPACITY,...");
+	ck_assert_str_eq(
+		msg,
+		"offset 1: expected a device count or CHIP_ID:CAPACITY,...");
 }
 END_TEST
 
@@ -126,8 +131,8 @@ START_TEST(test_parse_devices_errors_name_offset)
 					      sizeof(msg)),
 			 -EINVAL);
 	ck_assert_str_eq(msg, "offset 6: expected ':' after the chip id");
-	ck_assert_int_eq(cmm_mp_parse_devices("1:1G,2:1G,3:1G", ann, 2, &nr, msg,
-					      sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_parse_devices("1:1G,2:1G,3:1G", ann, 2, &nr,
+					      msg, sizeof(msg)),
 			 -E2BIG);
 	ck_assert_int_eq(cmm_mp_parse_devices("0x100000000:1G", ann, 2, &nr,
 					      msg, sizeof(msg)),
@@ -147,7 +152,8 @@ START_TEST(test_announce_count_splits_pool)
 	for (i = 0; i < 3; i++)
 		ck_assert_uint_eq(ann[i].capacity, 256 * MiB);
 	ck_assert_int_eq(cmm_mp_announce_count(CMM_MP_MAX_DEVICES, 32 * GiB,
-					       128 * MiB, ann, msg, sizeof(msg)),
+					       128 * MiB, ann, msg,
+					       sizeof(msg)),
 			 0);
 	for (i = 0; i < CMM_MP_MAX_DEVICES; i++) {
 		ck_assert_uint_ne(ann[i].chip_id, 0);
@@ -158,21 +164,24 @@ START_TEST(test_announce_count_splits_pool)
 	ck_assert_int_eq(cmm_mp_announce_count(9, GiB, 128 * MiB, ann, msg,
 					       sizeof(msg)),
 			 -EINVAL);
-	ck_assert_str_eq(msg, "9 devices need 9 segments of 128 MiB, the pool has 1024 MiB");
+	ck_assert_str_eq(
+		msg,
+		"9 devices need 9 segments of 128 MiB, the pool has 1024 MiB");
 }
 END_TEST
 
 START_TEST(test_compose_ranks_by_chip_id)
 {
 	const struct cmm_mp_announce ann[] = {
-		{ 0xa1, 256 * MiB }, { 0x3c, 512 * MiB }, { 0x7f, 128 * MiB },
+		{ 0xa1, 256 * MiB },
+		{ 0x3c, 512 * MiB },
+		{ 0x7f, 128 * MiB },
 	};
 	struct cmm_mp_layout l[3];
 	char msg[128];
 
-	ck_assert_int_eq(cmm_mp_compose(ann, 3, GiB, 128 * MiB, l, msg,
-					sizeof(msg)),
-			 0);
+	ck_assert_int_eq(
+		cmm_mp_compose(ann, 3, GiB, 128 * MiB, l, msg, sizeof(msg)), 0);
 	ck_assert_uint_eq(l[0].chip_id, 0x3c);
 	ck_assert_uint_eq(l[0].announced, 1);
 	ck_assert_uint_eq(l[0].nha, 0);
@@ -188,32 +197,41 @@ END_TEST
 
 START_TEST(test_compose_rejects_bad_pools)
 {
-	const struct cmm_mp_announce dup[] = { { 5, 128 * MiB }, { 5, 128 * MiB } };
-	const struct cmm_mp_announce big[] = { { 1, 512 * MiB }, { 2, 640 * MiB } };
+	const struct cmm_mp_announce dup[] = { { 5, 128 * MiB },
+					       { 5, 128 * MiB } };
+	const struct cmm_mp_announce big[] = { { 1, 512 * MiB },
+					       { 2, 640 * MiB } };
 	const struct cmm_mp_announce odd[] = { { 1, 100 * MiB } };
 	const struct cmm_mp_announce zero[] = { { 1, 0 } };
 	struct cmm_mp_layout l[2];
 	char msg[160];
 
-	ck_assert_int_eq(cmm_mp_compose(dup, 2, GiB, 128 * MiB, l, msg, sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_compose(dup, 2, GiB, 128 * MiB, l, msg,
+					sizeof(msg)),
 			 -EEXIST);
 	ck_assert_str_eq(msg, "chip id 0x5 is announced twice");
-	ck_assert_int_eq(cmm_mp_compose(big, 2, GiB, 128 * MiB, l, msg, sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_compose(big, 2, GiB, 128 * MiB, l, msg,
+					sizeof(msg)),
 			 -ENOSPC);
-	ck_assert_str_eq(msg, "the devices announce more than the pool's 1024 MiB");
-	ck_assert_int_eq(cmm_mp_compose(odd, 1, GiB, 128 * MiB, l, msg, sizeof(msg)),
+	ck_assert_str_eq(msg,
+			 "the devices announce more than the pool's 1024 MiB");
+	ck_assert_int_eq(cmm_mp_compose(odd, 1, GiB, 128 * MiB, l, msg,
+					sizeof(msg)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(msg, "not a positive multiple"));
-	ck_assert_int_eq(cmm_mp_compose(zero, 1, GiB, 128 * MiB, l, msg, sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_compose(zero, 1, GiB, 128 * MiB, l, msg,
+					sizeof(msg)),
 			 -EINVAL);
-	ck_assert_int_eq(cmm_mp_compose(zero, 0, GiB, 128 * MiB, l, msg, sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_compose(zero, 0, GiB, 128 * MiB, l, msg,
+					sizeof(msg)),
 			 -EINVAL);
 }
 END_TEST
 
 START_TEST(test_pamt_lookup_every_granule)
 {
-	const struct cmm_mp_announce ann[] = { { 0xa1, 256 * MiB }, { 0x3c, 512 * MiB } };
+	const struct cmm_mp_announce ann[] = { { 0xa1, 256 * MiB },
+					       { 0x3c, 512 * MiB } };
 	struct cmm_mp_layout l[2];
 	struct cmm_mp_pamt pamt;
 	struct cmm_mp_pamt_entry *e;
@@ -224,7 +242,8 @@ START_TEST(test_pamt_lookup_every_granule)
 	ck_assert_uint_eq(n, 512);
 	e = calloc(n, sizeof(*e));
 	ck_assert_ptr_nonnull(e);
-	ck_assert_int_eq(cmm_mp_compose(ann, 2, GiB, 128 * MiB, l, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(
+		cmm_mp_compose(ann, 2, GiB, 128 * MiB, l, msg, sizeof(msg)), 0);
 	cmm_mp_pamt_fill(&pamt, GiB, e, l, 2);
 	for (nha = 0; nha < GiB; nha += CMM_MP_GRANULE_BYTES / 2 + 4096) {
 		ck_assert_int_eq(cmm_mp_pamt_lookup(&pamt, nha, &x), 0);
@@ -260,8 +279,8 @@ START_TEST(test_pamt_odd_pool_size_rounds_up)
 	char msg[128];
 
 	ck_assert_uint_eq(cmm_mp_pamt_nr_entries(128 * MiB + 1), 65);
-	ck_assert_int_eq(cmm_mp_compose(ann, 1, 128 * MiB + 1, 128 * MiB, l, msg,
-					sizeof(msg)),
+	ck_assert_int_eq(cmm_mp_compose(ann, 1, 128 * MiB + 1, 128 * MiB, l,
+					msg, sizeof(msg)),
 			 0);
 	cmm_mp_pamt_fill(&pamt, 128 * MiB + 1, e, l, 1);
 	ck_assert_int_eq(cmm_mp_pamt_lookup(&pamt, 128 * MiB, &x), 0);
@@ -275,7 +294,8 @@ END_TEST
 START_TEST(test_adistance_paper_latencies)
 {
 	/* Two equal devices at 530 and 2725 ns: mean 1627 ns, 16.27 x DRAM. */
-	ck_assert_int_eq(cmm_mp_adistance(530, 2725, 512 * MiB, GiB, 576), 9371);
+	ck_assert_int_eq(cmm_mp_adistance(530, 2725, 512 * MiB, GiB, 576),
+			 9371);
 	/* All local. */
 	ck_assert_int_eq(cmm_mp_adistance(530, 2725, GiB, GiB, 576), 3052);
 	/* All remote. */
@@ -286,37 +306,49 @@ END_TEST
 
 START_TEST(test_seg_plan_transitions)
 {
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_ADD, false),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_ADD,
+					 false),
 			 CMM_MP_DO_HOTADD);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_ADD, true),
-			 -EIO);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ADDED, CMM_MP_OP_ADD, false),
+	ck_assert_int_eq(
+		cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_ADD, true), -EIO);
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ADDED, CMM_MP_OP_ADD,
+					 false),
 			 CMM_MP_DO_NOTHING);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ONLINE, CMM_MP_OP_ADD, true),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ONLINE, CMM_MP_OP_ADD,
+					 true),
 			 CMM_MP_DO_NOTHING);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_SHARED, CMM_MP_OP_ADD, false),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_SHARED, CMM_MP_OP_ADD,
+					 false),
 			 -EBUSY);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_OFFLINE, false),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_OFFLINE,
+					 false),
 			 CMM_MP_DO_NOTHING);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ADDED, CMM_MP_OP_OFFLINE, true),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ADDED, CMM_MP_OP_OFFLINE,
+					 true),
 			 CMM_MP_DO_HOTREMOVE);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ONLINE, CMM_MP_OP_OFFLINE, false),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ONLINE, CMM_MP_OP_OFFLINE,
+					 false),
 			 CMM_MP_DO_HOTREMOVE);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_SHARED, CMM_MP_OP_OFFLINE, true),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_SHARED, CMM_MP_OP_OFFLINE,
+					 true),
 			 CMM_MP_DO_REVOKE);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_SHARE, false),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_SHARE,
+					 false),
 			 CMM_MP_DO_EXPORT);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_SHARE, true),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, CMM_MP_OP_SHARE,
+					 true),
 			 -EIO);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_SHARED, CMM_MP_OP_SHARE, false),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_SHARED, CMM_MP_OP_SHARE,
+					 false),
 			 CMM_MP_DO_NOTHING);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ONLINE, CMM_MP_OP_SHARE, false),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_ONLINE, CMM_MP_OP_SHARE,
+					 false),
 			 -EBUSY);
-	ck_assert_int_eq(cmm_mp_seg_plan((enum cmm_mp_seg_state)9, CMM_MP_OP_SHARE,
-					 false),
+	ck_assert_int_eq(cmm_mp_seg_plan((enum cmm_mp_seg_state)9,
+					 CMM_MP_OP_SHARE, false),
 			 -EINVAL);
-	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE, (enum cmm_mp_seg_op)9,
-					 false),
+	ck_assert_int_eq(cmm_mp_seg_plan(CMM_MP_SEG_OFFLINE,
+					 (enum cmm_mp_seg_op)9, false),
 			 -EINVAL);
 }
 END_TEST
@@ -346,22 +378,26 @@ START_TEST(test_find_run_skips_firmware_block)
 	u64 fw = 0x87fe0000ULL, start = 0, size = 0;
 
 	ck_assert_int_eq(cmm_mp_find_run(GiB, GiB + 1152 * MiB, 128 * MiB,
-					 bench_block_usable, &fw, &start, &size),
+					 bench_block_usable, &fw, &start,
+					 &size),
 			 0);
 	ck_assert_uint_eq(start, GiB);
 	ck_assert_uint_eq(size, GiB);
 	/* Unaligned start: only whole blocks count. */
-	ck_assert_int_eq(cmm_mp_find_run(GiB + 4096, GiB + 1152 * MiB, 128 * MiB,
-					 bench_block_usable, &fw, &start, &size),
+	ck_assert_int_eq(cmm_mp_find_run(GiB + 4096, GiB + 1152 * MiB,
+					 128 * MiB, bench_block_usable, &fw,
+					 &start, &size),
 			 0);
 	ck_assert_uint_eq(start, GiB + 128 * MiB);
 	ck_assert_uint_eq(size, 896 * MiB);
 	fw = GiB;
 	ck_assert_int_eq(cmm_mp_find_run(GiB, GiB + 1152 * MiB, 128 * MiB,
-					 bench_block_usable, &fw, &start, &size),
+					 bench_block_usable, &fw, &start,
+					 &size),
 			 -ENOENT);
 	ck_assert_int_eq(cmm_mp_find_run(GiB, GiB + 64 * MiB, 128 * MiB,
-					 bench_block_usable, &fw, &start, &size),
+					 bench_block_usable, &fw, &start,
+					 &size),
 			 -ENOENT);
 }
 END_TEST
