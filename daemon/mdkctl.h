@@ -21,4 +21,7 @@ struct mdkctl_cmd {
 int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 		    char **argv);
 
+/* mdkctl objects (daemon/cmd_<object>.c). */
+int cmd_pool(int argc, char **argv);
+
 #endif /* MDKCTL_H */
