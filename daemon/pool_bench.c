@@ -8,7 +8,9 @@
  * cache lines (Sattolo's algorithm, so one cycle visits every line and
  * hardware prefetchers cannot guess the next one) gives the load-to-load
  * latency; summing the buffer as 64-bit words gives the read bandwidth.
- * Each is the best of several rounds.  Where the pages really are is
+ * Each is the best of several rounds, the rounds of a row interleaved over
+ * the memory nodes so that none is favoured by going first.  Where the
+ * pages really are is
  * checked with move_pages(2).
  */
 #include <errno.h>
@@ -117,54 +119,79 @@ static double on_node(char *buf, uint64_t bytes, int node)
 	return n ? (double)hits / n : 0;
 }
 
-static int measure(struct mdk_pool_bench *b, int cpu_node, int mem_node,
-		   struct mdk_pool_bench_cell *x, char *err, size_t errlen)
+/*
+ * The row of CPU node @c: a buffer on every memory node, then the rounds
+ * interleaved over the nodes, so that no node is favoured by going first
+ * (a warming emulator, a noisy neighbour).
+ */
+static int measure_row(struct mdk_pool_bench *b, int c, char *err,
+		       size_t errlen)
 {
+	struct mdk_pool_bench_cell *row = &b->cells[c * b->nr_mem];
+	char **bufs = calloc(b->nr_mem, sizeof(*bufs));
+	long long free_bytes;
 	unsigned int r;
-	char *buf;
-	int ret;
+	int m, ret = 0;
 
-	if (numa_run_on_node(cpu_node)) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot run on node %d: %s", cpu_node,
-			 strerror(errno));
-		return ret;
-	}
-	buf = numa_alloc_onnode(b->bytes, mem_node);
-	if (!buf) {
-		snprintf(err, errlen, "cannot allocate %llu MiB on node %d",
-			 (unsigned long long)(b->bytes >> 20), mem_node);
+	if (!bufs) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	memset(buf, 1, b->bytes);
-	x->on_node = on_node(buf, b->bytes, mem_node);
-	ret = link_lines(buf, b->bytes);
-	if (ret) {
-		snprintf(err, errlen, "out of memory");
-		numa_free(buf, b->bytes);
-		return ret;
+	if (numa_run_on_node(b->cpu_nodes[c])) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot run on node %d: %s",
+			 b->cpu_nodes[c], strerror(errno));
+		goto out;
 	}
-	x->latency_ns = 1e300;
-	x->read_mbps = 0;
+	for (m = 0; m < b->nr_mem; m++) {
+		if (numa_node_size64(b->mem_nodes[m], &free_bytes) <= 0)
+			continue;
+		bufs[m] = numa_alloc_onnode(b->bytes, b->mem_nodes[m]);
+		if (!bufs[m]) {
+			snprintf(err, errlen,
+				 "cannot allocate %llu MiB on node %d",
+				 (unsigned long long)(b->bytes >> 20),
+				 b->mem_nodes[m]);
+			ret = -ENOMEM;
+			goto out;
+		}
+		memset(bufs[m], 1, b->bytes);
+		row[m].on_node = on_node(bufs[m], b->bytes, b->mem_nodes[m]);
+		ret = link_lines(bufs[m], b->bytes);
+		if (ret) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		row[m].latency_ns = 1e300;
+		row[m].measured = true;
+	}
 	for (r = 0; r < b->rounds; r++) {
-		double l = chase_ns(buf, b->bytes),
-		       m = read_mbps(buf, b->bytes);
+		for (m = 0; m < b->nr_mem; m++) {
+			double l, bw;
 
-		if (l < x->latency_ns)
-			x->latency_ns = l;
-		if (m > x->read_mbps)
-			x->read_mbps = m;
+			if (!bufs[m])
+				continue;
+			l = chase_ns(bufs[m], b->bytes);
+			bw = read_mbps(bufs[m], b->bytes);
+			if (l < row[m].latency_ns)
+				row[m].latency_ns = l;
+			if (bw > row[m].read_mbps)
+				row[m].read_mbps = bw;
+		}
 	}
-	x->measured = true;
-	numa_free(buf, b->bytes);
-	return 0;
+out:
+	for (m = 0; m < b->nr_mem; m++)
+		if (bufs[m])
+			numa_free(bufs[m], b->bytes);
+	free(bufs);
+	return ret;
 }
 
 int mdk_pool_bench_run(struct mdk_pool_bench *b, uint64_t bytes,
 		       unsigned int rounds, int pool_node, char *err,
 		       size_t errlen)
 {
-	int max, node, c, m, ret = -ENOMEM;
+	int max, node, c, ret = -ENOMEM;
 	struct bitmask *cpus;
 
 	memset(b, 0, sizeof(*b));
@@ -199,17 +226,9 @@ int mdk_pool_bench_run(struct mdk_pool_bench *b, uint64_t bytes,
 		goto err;
 	}
 	for (c = 0; c < b->nr_cpu; c++) {
-		for (m = 0; m < b->nr_mem; m++) {
-			long long free_bytes;
-
-			if (numa_node_size64(b->mem_nodes[m], &free_bytes) <= 0)
-				continue;
-			ret = measure(b, b->cpu_nodes[c], b->mem_nodes[m],
-				      &b->cells[c * b->nr_mem + m], err,
-				      errlen);
-			if (ret)
-				goto err;
-		}
+		ret = measure_row(b, c, err, errlen);
+		if (ret)
+			goto err;
 	}
 	numa_run_on_node(-1);
 	numa_free_cpumask(cpus);

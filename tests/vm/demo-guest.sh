@@ -21,10 +21,25 @@ say "The CMM-MP pool: NUMA node ${MDK_POOL_NODE:-?}, reserved at boot with memma
 run numactl -H
 grep -i reserved /proc/iomem | sed 's/^/  /'
 
-say "cmm_mp.ko: load and unload"
+say "cmm_mp.ko: the emulated CMM-MP pool"
 run modinfo -F description "$CMM_MP_KO"
 run insmod "$CMM_MP_KO"
-dmesg | grep 'cmm_mp:' | tail -n 3
+dmesg | grep 'cmm_mp:' | grep -v taint | tail -n 5 | sed 's/^/  /'
+run "$MDKCTL" pool status
+
+say "A PAMT lookup: host address -> pool offset (NHA) -> device, device offset"
+run "$MDKCTL" pool translate "$(printf '0x%x' $((MDK_POOL_BASE + 0x2a001000)))"
+
+say "Segment 0 goes online: node ${MDK_POOL_NODE} appears, in a slower memory tier"
+run "$MDKCTL" pool online 0
+run numactl -H
+for t in /sys/devices/virtual/memory_tiering/memory_tier*; do
+	echo "  ${t##*/}: nodes $(cat "$t/nodelist")"
+done
+
+say "Offline again (its pages migrate away), and unload"
+run "$MDKCTL" pool offline 0
+run numactl -H
 run rmmod cmm_mp
 
 say "cgroup v2 proactive reclaim (what mdkd drives)"
