@@ -28,8 +28,10 @@
 #include "cmm_mp.h"
 #include "cmm_mp_compat.h"
 
+#if IS_ENABLED(CONFIG_CMM_MP_TRACEPOINTS)
 #define CREATE_TRACE_POINTS
 #include "cmm_mp_trace.h"
+#endif
 
 /*
  * pool_base: host physical address of the pool, the HDM base (NHA 0): bytes,
