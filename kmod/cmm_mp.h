@@ -236,6 +236,39 @@ static inline void trace_device_fail(u32 device, u64 chip_id, bool failed,
 }
 #endif
 
+/*
+ * The acquisitions of module init, in order.  With fault injection, the
+ * inject_init_fault parameter fails one of them, so that a VM test can
+ * walk every unwinding path (STYLE rule 7).
+ */
+enum cmm_mp_step {
+	CMM_MP_STEP_NONE,
+	CMM_MP_STEP_PAMT,		/* cmm_mp_pool_compose() */
+	CMM_MP_STEP_DEVICES,
+	CMM_MP_STEP_SEGMENTS,
+	CMM_MP_STEP_MEMORY_TYPE,	/* cmm_mp_segments_init() */
+	CMM_MP_STEP_REGION,
+	CMM_MP_STEP_MEMORY_GROUP,
+	CMM_MP_STEP_NOTIFIER,
+	CMM_MP_STEP_SYSFS_POOL,		/* cmm_mp_sysfs_add() */
+	CMM_MP_STEP_SYSFS_DEVICES,
+	CMM_MP_STEP_SYSFS_SEGMENTS,
+	CMM_MP_STEP_SYSFS_DEVICE,	/* the first device's directory */
+	CMM_MP_STEP_SYSFS_SEGMENT,	/* the last segment's directory */
+	CMM_MP_STEP_MISC,		/* misc_register() */
+	CMM_MP_NR_STEPS,
+};
+
+/* cmm_mp_main.c */
+#if IS_ENABLED(CONFIG_CMM_MP_FAULT_INJECTION)
+bool cmm_mp_inject(enum cmm_mp_step step);
+#else
+static inline bool cmm_mp_inject(enum cmm_mp_step step)
+{
+	return false;
+}
+#endif
+
 /* cmm_mp_pool.c */
 bool cmm_mp_node_usable(int nid);
 int cmm_mp_find_pool_range(u64 block_size, u64 *base, u64 *size, int *node);

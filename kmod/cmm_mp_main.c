@@ -91,6 +91,63 @@ static unsigned int remote_ns = 2725;
 module_param(remote_ns, uint, 0444);
 MODULE_PARM_DESC(remote_ns, "Emulated latency of the other devices, ns (default 2725)");
 
+#if IS_ENABLED(CONFIG_CMM_MP_FAULT_INJECTION)
+/*
+ * inject_init_fault: for testing the module's unwinding, fail step N of
+ * init (1 to CMM_MP_NR_STEPS - 1, enum cmm_mp_step): the load fails as if
+ * that allocation or registration had.  Default 0, none.
+ */
+static unsigned int inject_init_fault;
+module_param(inject_init_fault, uint, 0444);
+MODULE_PARM_DESC(inject_init_fault,
+		 "Testing: fail step N of init to exercise its unwinding (default 0: none)");
+
+static const char *const cmm_mp_step_names[CMM_MP_NR_STEPS] = {
+	[CMM_MP_STEP_PAMT] = "PAMT allocation",
+	[CMM_MP_STEP_DEVICES] = "device allocation",
+	[CMM_MP_STEP_SEGMENTS] = "segment allocation",
+	[CMM_MP_STEP_MEMORY_TYPE] = "memory type",
+	[CMM_MP_STEP_REGION] = "iomem region",
+	[CMM_MP_STEP_MEMORY_GROUP] = "memory group",
+	[CMM_MP_STEP_NOTIFIER] = "memory notifier",
+	[CMM_MP_STEP_SYSFS_POOL] = "sysfs pool directory",
+	[CMM_MP_STEP_SYSFS_DEVICES] = "sysfs devices directory",
+	[CMM_MP_STEP_SYSFS_SEGMENTS] = "sysfs segments directory",
+	[CMM_MP_STEP_SYSFS_DEVICE] = "sysfs directory of device 0",
+	[CMM_MP_STEP_SYSFS_SEGMENT] = "sysfs directory of the last segment",
+	[CMM_MP_STEP_MISC] = "misc device",
+};
+
+/**
+ * cmm_mp_inject() - whether init step @step is to fail (inject_init_fault).
+ * @step: the step about to be taken.
+ *
+ * Return: true, after a log line, when it is the step to fail.
+ */
+bool cmm_mp_inject(enum cmm_mp_step step)
+{
+	if (inject_init_fault != step)
+		return false;
+	pr_err("inject_init_fault=%u: failing the %s\n", step,
+	       cmm_mp_step_names[step]);
+	return true;
+}
+
+static int cmm_mp_check_inject(void)
+{
+	if (inject_init_fault < CMM_MP_NR_STEPS)
+		return 0;
+	pr_err("inject_init_fault=%u: steps are 1 to %u\n", inject_init_fault,
+	       CMM_MP_NR_STEPS - 1);
+	return -EINVAL;
+}
+#else
+static int cmm_mp_check_inject(void)
+{
+	return 0;
+}
+#endif
+
 static struct cmm_mp_pool cmm_mp_pool;
 
 static int cmm_mp_parse_size_param(const char *name, const char *val, u64 *out)
@@ -111,6 +168,9 @@ static int cmm_mp_parse_params(struct cmm_mp_params *p, u64 block)
 	int ret, adist;
 	u32 i;
 
+	ret = cmm_mp_check_inject();
+	if (ret)
+		return ret;
 	p->segment_size = block;
 	if (segment_size) {
 		ret = cmm_mp_parse_size_param("segment_size", segment_size,
@@ -394,7 +454,8 @@ static int __init cmm_mp_init(void)
 	pool->misc.name = "cmm_mp";
 	pool->misc.fops = &cmm_mp_fops;
 	pool->misc.mode = 0600;
-	ret = misc_register(&pool->misc);
+	ret = cmm_mp_inject(CMM_MP_STEP_MISC) ? -ENOMEM :
+		misc_register(&pool->misc);
 	if (ret)
 		goto err_sysfs_del;
 

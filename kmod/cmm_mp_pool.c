@@ -192,8 +192,9 @@ int cmm_mp_pool_compose(struct cmm_mp_pool *pool,
 	u32 i, s;
 	int ret;
 
-	entries = kvcalloc(cmm_mp_pamt_nr_entries(pool->size), sizeof(*entries),
-			   GFP_KERNEL);
+	entries = cmm_mp_inject(CMM_MP_STEP_PAMT) ? NULL :
+		kvcalloc(cmm_mp_pamt_nr_entries(pool->size), sizeof(*entries),
+			 GFP_KERNEL);
 	if (!entries)
 		return -ENOMEM;
 	cmm_mp_pamt_fill(&pool->pamt, pool->size, entries, p->layout,
@@ -201,16 +202,16 @@ int cmm_mp_pool_compose(struct cmm_mp_pool *pool,
 
 	ret = -ENOMEM;
 	pool->nr_devices = p->nr_devices;
-	pool->devices = kcalloc(pool->nr_devices, sizeof(*pool->devices),
-				GFP_KERNEL);
+	pool->devices = cmm_mp_inject(CMM_MP_STEP_DEVICES) ? NULL :
+		kcalloc(pool->nr_devices, sizeof(*pool->devices), GFP_KERNEL);
 	if (!pool->devices)
 		goto err_free_pamt;
 
 	for (i = 0; i < pool->nr_devices; i++)
 		total += p->layout[i].capacity;
 	pool->nr_segments = div64_u64(total, pool->segment_size);
-	pool->segments = kvcalloc(pool->nr_segments, sizeof(*pool->segments),
-				  GFP_KERNEL);
+	pool->segments = cmm_mp_inject(CMM_MP_STEP_SEGMENTS) ? NULL :
+		kvcalloc(pool->nr_segments, sizeof(*pool->segments), GFP_KERNEL);
 	if (!pool->segments)
 		goto err_free_devices;
 

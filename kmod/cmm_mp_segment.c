@@ -158,13 +158,15 @@ int cmm_mp_segments_init(struct cmm_mp_pool *pool)
 {
 	int ret;
 
-	pool->mtype = alloc_memory_type(pool->adistance);
+	pool->mtype = cmm_mp_inject(CMM_MP_STEP_MEMORY_TYPE) ? ERR_PTR(-ENOMEM) :
+		alloc_memory_type(pool->adistance);
 	if (IS_ERR(pool->mtype))
 		return PTR_ERR(pool->mtype);
 	/* Before the node has memory, or it lands in the DRAM tier for good. */
 	init_node_memory_type(pool->node, pool->mtype);
 
-	pool->res = request_mem_region(pool->base, pool->size, CMM_MP_POOL_NAME);
+	pool->res = cmm_mp_inject(CMM_MP_STEP_REGION) ? NULL :
+		request_mem_region(pool->base, pool->size, CMM_MP_POOL_NAME);
 	if (!pool->res) {
 		pr_err("cannot claim 0x%llx-0x%llx in /proc/iomem: in use\n",
 		       pool->base, pool->base + pool->size - 1);
@@ -178,13 +180,15 @@ int cmm_mp_segments_init(struct cmm_mp_pool *pool)
 	 */
 	pool->res->flags = IORESOURCE_MEM;
 
-	ret = memory_group_register_static(pool->node, PFN_UP(pool->size));
+	ret = cmm_mp_inject(CMM_MP_STEP_MEMORY_GROUP) ? -ENOMEM :
+		memory_group_register_static(pool->node, PFN_UP(pool->size));
 	if (ret < 0)
 		goto err_remove_resource;
 	pool->mgid = ret;
 
 	pool->memory_nb.notifier_call = cmm_mp_memory_notify;
-	ret = register_memory_notifier(&pool->memory_nb);
+	ret = cmm_mp_inject(CMM_MP_STEP_NOTIFIER) ? -ENOMEM :
+		register_memory_notifier(&pool->memory_nb);
 	if (ret)
 		goto err_unregister_group;
 	return 0;

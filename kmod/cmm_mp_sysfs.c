@@ -475,29 +475,34 @@ int cmm_mp_sysfs_add(struct cmm_mp_pool *pool)
 {
 	u32 i;
 
-	pool->kobj = cmm_mp_kobj_add(pool, &cmm_mp_pool_ktype, kernel_kobj,
-				     NULL, 0);
+	pool->kobj = cmm_mp_inject(CMM_MP_STEP_SYSFS_POOL) ? NULL :
+		cmm_mp_kobj_add(pool, &cmm_mp_pool_ktype, kernel_kobj, NULL, 0);
 	if (!pool->kobj)
 		return -ENOMEM;
-	pool->devices_kobj = kobject_create_and_add("devices", pool->kobj);
+	pool->devices_kobj = cmm_mp_inject(CMM_MP_STEP_SYSFS_DEVICES) ? NULL :
+		kobject_create_and_add("devices", pool->kobj);
 	if (!pool->devices_kobj)
 		goto err_del_pool;
-	pool->segments_kobj = kobject_create_and_add("segments", pool->kobj);
+	pool->segments_kobj = cmm_mp_inject(CMM_MP_STEP_SYSFS_SEGMENTS) ? NULL :
+		kobject_create_and_add("segments", pool->kobj);
 	if (!pool->segments_kobj)
 		goto err_del_devices;
 	for (i = 0; i < pool->nr_devices; i++) {
 		struct cmm_mp_device *dev = &pool->devices[i];
 
-		dev->kobj = cmm_mp_kobj_add(dev, &cmm_mp_dev_ktype,
-					    pool->devices_kobj, "dev", i);
+		dev->kobj = !i && cmm_mp_inject(CMM_MP_STEP_SYSFS_DEVICE) ? NULL :
+			cmm_mp_kobj_add(dev, &cmm_mp_dev_ktype,
+					pool->devices_kobj, "dev", i);
 		if (!dev->kobj)
 			goto err_del_objects;
 	}
 	for (i = 0; i < pool->nr_segments; i++) {
 		struct cmm_mp_segment *seg = &pool->segments[i];
 
-		seg->kobj = cmm_mp_kobj_add(seg, &cmm_mp_seg_ktype,
-					    pool->segments_kobj, "seg", i);
+		seg->kobj = i == pool->nr_segments - 1 &&
+			cmm_mp_inject(CMM_MP_STEP_SYSFS_SEGMENT) ? NULL :
+			cmm_mp_kobj_add(seg, &cmm_mp_seg_ktype,
+					pool->segments_kobj, "seg", i);
 		if (!seg->kobj)
 			goto err_del_objects;
 	}

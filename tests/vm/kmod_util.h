@@ -79,6 +79,20 @@ static inline int read_text(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* Writes @text to sysfs file @path; 0 or -errno. */
+static inline int write_text_file(const char *path, const char *text)
+{
+	ssize_t n, len = strlen(text);
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	close(fd);
+	return n == len ? 0 : n < 0 ? -errno : -EIO;
+}
+
 /* A /sys/kernel/cmm_mp attribute, relative path; "" when unreadable. */
 static inline const char *cmm_attr(const char *rel)
 {
