@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Sourced by the kmod_* VM tests (it is not a test itself): what they share
 # about cmm_mp.ko, on top of lib.sh.
 #
