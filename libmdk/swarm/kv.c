@@ -1,0 +1,841 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * SWARM-KV: the store (layout, format, attach), clients, the per-node
+ * replica index and the public operations, which locate a key and hand it
+ * to the protocol (safeguess.c, abd.c, raw.c).
+ *
+ * The index is a hash table of buckets of SW_WAYS ways on every node.  A
+ * key is claimed in a node's index by a CAS of its tag into the claim word
+ * of the first free way of its probe sequence; nodes claim independently,
+ * so no agreement across nodes is needed (a same-node race on one way is
+ * settled by the CAS, and the loser of a different key moves on).  Ways
+ * are never freed: a deleted key keeps its way (a tombstone), reused when
+ * it is inserted again.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "swarm_int.h"
+
+static const struct sw_proto_ops *const protos[] = {
+	[MDK_SWARM_PROTO_SWARM] = &sw_proto_swarm,
+	[MDK_SWARM_PROTO_ABD] = &sw_proto_abd,
+	[MDK_SWARM_PROTO_RAW] = &sw_proto_raw,
+};
+
+const char *mdk_swarm_proto_name(enum mdk_swarm_proto proto)
+{
+	if ((unsigned int)proto >= sizeof(protos) / sizeof(protos[0]))
+		return NULL;
+	return protos[proto]->name;
+}
+
+static uint64_t r8(uint64_t x)
+{
+	return (x + 7) & ~7ULL;
+}
+
+/* xxHash64-style mixing over 8-byte lanes; keys and values are small. */
+uint64_t sw_hash(const void *buf, size_t len, uint64_t seed)
+{
+	const uint8_t *p = buf;
+	uint64_t h = seed ^ (len * 0x9e3779b97f4a7c15ULL);
+
+	while (len >= 8) {
+		uint64_t k;
+
+		memcpy(&k, p, 8);
+		k *= 0xc2b2ae3d27d4eb4fULL;
+		k = (k << 31) | (k >> 33);
+		k *= 0x9e3779b185ebca87ULL;
+		h ^= k;
+		h = ((h << 27) | (h >> 37)) * 0x9e3779b185ebca87ULL +
+		    0x85ebca77c2b2ae63ULL;
+		p += 8;
+		len -= 8;
+	}
+	if (len) {
+		uint64_t k = 0;
+
+		memcpy(&k, p, len);
+		h ^= k * 0x9e3779b185ebca87ULL;
+		h = ((h << 23) | (h >> 41)) * 0xc2b2ae3d27d4eb4fULL;
+	}
+	h ^= h >> 33;
+	h *= 0xc2b2ae3d27d4eb4fULL;
+	h ^= h >> 29;
+	h *= 0x165667b19e3779f9ULL;
+	h ^= h >> 32;
+	return h;
+}
+
+uint64_t sw_csum(uint64_t tag, const struct sw_entry *e, size_t vwords)
+{
+	uint64_t h = sw_hash(e->val, vwords * 8, tag ^ e->tsp);
+
+	return h ^ (e->lenflags * 0x9e3779b97f4a7c15ULL) ^ 0x5357524d;
+}
+
+void sw_entry_fill(const struct mdk_swarm *s, uint64_t tag, uint64_t *img,
+		   uint64_t tsp, const void *val, size_t vlen, bool tomb)
+{
+	struct sw_entry *e = (struct sw_entry *)img;
+	size_t vw = s->h.value_size / 8;
+
+	e->tsp = sw_id(tsp) << 2;
+	e->lenflags = vlen | (tomb ? SW_TOMB : 0);
+	memset(e->val, 0, vw * 8);
+	if (vlen)
+		memcpy(e->val, val, vlen);
+	e->csum = sw_csum(tag, e, vw);
+}
+
+bool sw_entry_valid(const struct mdk_swarm *s, uint64_t tag,
+		    const struct sw_entry *e, uint64_t id)
+{
+	if (!id || sw_id(e->tsp) != id)
+		return false;
+	if ((e->lenflags & 0xffffffffULL) > s->o.value_size)
+		return false;
+	return e->csum == sw_csum(tag, e, s->h.value_size / 8);
+}
+
+int sw_entry_value(const struct mdk_swarm *s, const struct sw_entry *e,
+		   void *val, size_t *vlen)
+{
+	size_t len = e->lenflags & 0xffffffffULL;
+
+	if (e->lenflags & SW_TOMB)
+		return -ENOENT;
+	if (len > *vlen)
+		return -EMSGSIZE;
+	memcpy(val, e->val, len);
+	*vlen = len;
+	return 0;
+}
+
+static int layout(struct sw_hdr *h, struct mdk_swarm_opts *o, unsigned int n,
+		  char *err, size_t errlen)
+{
+	uint64_t ent, cells;
+
+	if (!o->capacity)
+		o->capacity = 1024;
+	if (!o->key_size)
+		o->key_size = 24;
+	if (!o->value_size)
+		o->value_size = 64;
+	if (!o->max_clients)
+		o->max_clients = 8;
+	if ((unsigned int)o->proto > MDK_SWARM_PROTO_RAW) {
+		sw_err(err, errlen, "swarm: unknown protocol %d", o->proto);
+		return -EINVAL;
+	}
+	if (o->key_size > 4096 || o->value_size > 65536 ||
+	    o->max_clients > MDK_SWARM_MAX_CLIENTS ||
+	    o->capacity > (1U << 30)) {
+		sw_err(err, errlen,
+		       "swarm: key_size %u (max 4096), value_size %u (max 65536), max_clients %u (max %d) or capacity %u (max 2^30) out of range",
+		       o->key_size, o->value_size, o->max_clients,
+		       MDK_SWARM_MAX_CLIENTS, o->capacity);
+		return -EINVAL;
+	}
+	if (o->proto == MDK_SWARM_PROTO_RAW ? n != 1 :
+					      n < 1 || n > MDK_SWARM_MAX_NODES) {
+		sw_err(err, errlen,
+		       "swarm: %s needs %s memory nodes, got %u",
+		       protos[o->proto]->name,
+		       o->proto == MDK_SWARM_PROTO_RAW ? "exactly 1" : "1 to 9",
+		       n);
+		return -EINVAL;
+	}
+	memset(h, 0, sizeof(*h));
+	h->magic = SW_MAGIC;
+	h->version = SW_VERSION;
+	h->proto = o->proto;
+	h->nnodes = n;
+	h->capacity = o->capacity;
+	h->key_size = r8(o->key_size);
+	h->value_size = r8(o->value_size);
+	h->max_clients = o->max_clients;
+	h->ways = SW_WAYS;
+	/* Buckets filled to 3/4 on average. */
+	h->nbuckets = (o->capacity * 4ULL + SW_WAYS * 3 - 1) / (SW_WAYS * 3);
+	h->nways = h->nbuckets * SW_WAYS;
+	ent = sizeof(struct sw_entry) + h->value_size;
+	h->key_off = 8;
+	h->inplace_off = h->key_off + 8 + h->key_size;
+	h->words_off = h->inplace_off + ent;
+	h->meta_size = h->words_off + 8ULL * SW_NWORDS * h->max_clients;
+	h->cell_size = ent;
+	h->hdr_size = (SW_HDR_FIXED + 8 * h->max_clients + 4095) & ~4095ULL;
+	h->meta_off = h->hdr_size;
+	h->cells_off = h->meta_off + h->nways * h->meta_size;
+	cells = o->proto == MDK_SWARM_PROTO_RAW ?
+			0 :
+			h->nways * h->max_clients * 2 * h->cell_size;
+	h->total = h->cells_off + cells;
+	return 0;
+}
+
+uint64_t mdk_swarm_node_bytes(const struct mdk_swarm_opts *opts)
+{
+	struct mdk_swarm_opts o = *opts;
+	struct sw_hdr h;
+
+	if (layout(&h, &o, o.proto == MDK_SWARM_PROTO_RAW ? 1 : 3, NULL, 0))
+		return 0;
+	return h.total;
+}
+
+static struct mdk_swarm *store_new(struct mdk_memnode **nodes, unsigned int n)
+{
+	struct mdk_swarm *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	for (unsigned int i = 0; i < n; i++)
+		s->nodes[i] = nodes[i];
+	s->n = n;
+	s->quorum = n / 2 + 1;
+	return s;
+}
+
+static void opts_of(struct mdk_swarm *s)
+{
+	s->o.proto = s->h.proto;
+	s->o.capacity = s->h.capacity;
+	s->o.max_clients = s->h.max_clients;
+	s->ops = protos[s->h.proto];
+}
+
+struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
+				   const struct mdk_swarm_opts *opts, char *err,
+				   size_t errlen)
+{
+	static const uint64_t zero[8192];
+	struct mdk_swarm_opts o = *opts;
+	struct mdk_swarm *s;
+	struct timespec ts;
+	struct sw_hdr h;
+	unsigned int ok = 0;
+
+	if (!nodes || layout(&h, &o, n, err, errlen))
+		return NULL;
+	for (unsigned int i = 0; i < n; i++) {
+		if (!nodes[i] || mdk_memnode_size(nodes[i]) < h.total) {
+			sw_err(err, errlen,
+			       "swarm: node %u has %llu bytes, the store needs %llu",
+			       i,
+			       nodes[i] ? (unsigned long long)mdk_memnode_size(
+						  nodes[i]) :
+					  0ULL,
+			       (unsigned long long)h.total);
+			return NULL;
+		}
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	h.epoch_us = (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	s = store_new(nodes, n);
+	if (!s) {
+		sw_err(err, errlen, "swarm: out of memory");
+		return NULL;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		int ret = 0;
+
+		/* Everything but the header starts zeroed. */
+		for (uint64_t off = 8192; off < h.total && !ret;
+		     off += sizeof(zero)) {
+			uint64_t len = h.total - off < sizeof(zero) ?
+					       h.total - off :
+					       sizeof(zero);
+
+			ret = mdk_memnode_write(nodes[i], off, zero, len);
+		}
+		h.node_idx = i;
+		if (!ret)
+			ret = mdk_memnode_write(nodes[i], sizeof(h), zero,
+						8192 - sizeof(h));
+		if (!ret)
+			ret = mdk_memnode_write(nodes[i], 0, &h, sizeof(h));
+		if (!ret)
+			ok++;
+	}
+	if (ok < s->quorum) {
+		sw_err(err, errlen,
+		       "swarm: only %u of %u nodes could be formatted (need %u)",
+		       ok, n, s->quorum);
+		free(s);
+		return NULL;
+	}
+	h.node_idx = 0;
+	s->h = h;
+	s->o = o;
+	opts_of(s);
+	return s;
+}
+
+struct mdk_swarm *mdk_swarm_attach(struct mdk_memnode **nodes, unsigned int n,
+				   char *err, size_t errlen)
+{
+	struct mdk_swarm *s;
+	unsigned int ok = 0;
+
+	if (!nodes || n < 1 || n > MDK_SWARM_MAX_NODES) {
+		sw_err(err, errlen, "swarm: %u nodes (need 1 to %d)", n,
+		       MDK_SWARM_MAX_NODES);
+		return NULL;
+	}
+	s = store_new(nodes, n);
+	if (!s) {
+		sw_err(err, errlen, "swarm: out of memory");
+		return NULL;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct sw_hdr h;
+
+		if (mdk_memnode_read(nodes[i], 0, &h, sizeof(h)))
+			continue;
+		if (h.magic != SW_MAGIC || h.version != SW_VERSION) {
+			sw_err(err, errlen,
+			       "swarm: node %u: offset 0: no SWARM-KV store (magic %#llx version %llu, expected %#llx version %d)",
+			       i, (unsigned long long)h.magic,
+			       (unsigned long long)h.version,
+			       (unsigned long long)SW_MAGIC, SW_VERSION);
+			free(s);
+			return NULL;
+		}
+		if (h.node_idx != i || h.nnodes != n) {
+			sw_err(err, errlen,
+			       "swarm: node %u holds replica %llu of %llu (expected %u of %u)",
+			       i, (unsigned long long)h.node_idx,
+			       (unsigned long long)h.nnodes, i, n);
+			free(s);
+			return NULL;
+		}
+		if (ok && (h.total != s->h.total ||
+			   h.epoch_us != s->h.epoch_us)) {
+			sw_err(err, errlen,
+			       "swarm: node %u belongs to another store",
+			       i);
+			free(s);
+			return NULL;
+		}
+		s->h = h;
+		ok++;
+	}
+	if (ok < s->quorum) {
+		sw_err(err, errlen,
+		       "swarm: only %u of %u nodes answer (need %u)", ok, n,
+		       s->quorum);
+		free(s);
+		return NULL;
+	}
+	s->h.node_idx = 0;
+	s->o.key_size = s->h.key_size;
+	s->o.value_size = s->h.value_size;
+	opts_of(s);
+	return s;
+}
+
+void mdk_swarm_destroy(struct mdk_swarm *s)
+{
+	free(s);
+}
+
+void mdk_swarm_opts_get(const struct mdk_swarm *s, struct mdk_swarm_opts *o)
+{
+	*o = s->o;
+}
+
+unsigned int mdk_swarm_client_id(const struct mdk_swarm_client *c)
+{
+	return c->id;
+}
+
+static void client_free(struct mdk_swarm_client *c)
+{
+	for (unsigned int i = 0; i < MDK_SWARM_MAX_NODES; i++)
+		free(c->scratch[i]);
+	if (c->view) {
+		free(c->view->cand);
+		free(c->view->amax);
+	}
+	free(c->view);
+	free(c->cache);
+	for (size_t i = 0; i < c->nchunks; i++)
+		free(c->chunks[i]);
+	free(c->chunks);
+	free(c->wimg);
+	free(c->words);
+	free(c->keyimg);
+	free(c);
+}
+
+struct mdk_swarm_client *mdk_swarm_client_new(struct mdk_swarm *s, char *err,
+					      size_t errlen)
+{
+	struct mdk_swarm_client *c = calloc(1, sizeof(*c));
+	size_t cap;
+
+	if (!c)
+		goto nomem;
+	c->s = s;
+	c->scratch_size = SW_PROBES * SW_WAYS * s->h.meta_size + 2 * s->h.cell_size;
+	for (unsigned int i = 0; i < s->n; i++) {
+		c->scratch[i] = aligned_alloc(64, (c->scratch_size + 63) & ~63UL);
+		if (!c->scratch[i])
+			goto nomem;
+	}
+	for (cap = 64; cap < 2ULL * s->h.capacity; cap *= 2)
+		;
+	c->cache = calloc(cap, sizeof(*c->cache));
+	c->cache_mask = cap - 1;
+	c->wimg = calloc(1, s->h.cell_size);
+	c->words = calloc(4 * SW_MAX_OPS, 8);
+	c->keyimg = calloc(1, 8 + s->h.key_size);
+	c->view = calloc(1, sizeof(*c->view));
+	if (!c->cache || !c->wimg || !c->words || !c->keyimg || !c->view)
+		goto nomem;
+	c->view->maxcand = s->n * s->h.max_clients * 2;
+	c->view->cand = calloc(c->view->maxcand, sizeof(*c->view->cand));
+	c->view->amax = calloc(s->h.max_clients, 8);
+	if (!c->view->cand || !c->view->amax)
+		goto nomem;
+
+	/* Claim an id never used before, in the client table of a majority. */
+	for (unsigned int id = 0; id < s->h.max_clients; id++) {
+		struct sw_op *op[MDK_SWARM_MAX_NODES];
+		unsigned int won = 0;
+		int ret;
+
+		sw_round_begin(c);
+		for (unsigned int i = 0; i < s->n; i++)
+			op[i] = sw_add_cas(c, i, SW_HDR_FIXED + 8ULL * id, 0, 1);
+		ret = sw_round(c);
+		if (ret < 0)
+			break;
+		for (unsigned int i = 0; i < s->n; i++)
+			if (c->b[i].answered && op[i]->old == 0)
+				won++;
+		if (won >= s->quorum) {
+			c->id = id;
+			c->rng = 0x853c49e6748fea9bULL ^ ((uint64_t)id << 32) ^
+				 s->h.epoch_us;
+			c->last = (struct mdk_swarm_op_stats){ 0 };
+			return c;
+		}
+		if ((unsigned int)ret < s->quorum) {
+			sw_err(err, errlen,
+			       "swarm: only %d of %u nodes answer (need %u)",
+			       ret, s->n, s->quorum);
+			client_free(c);
+			return NULL;
+		}
+	}
+	sw_err(err, errlen, "swarm: all %llu client ids are taken",
+	       (unsigned long long)s->h.max_clients);
+	client_free(c);
+	return NULL;
+nomem:
+	sw_err(err, errlen, "swarm: out of memory");
+	if (c)
+		client_free(c);
+	return NULL;
+}
+
+void mdk_swarm_client_destroy(struct mdk_swarm_client *c)
+{
+	if (!c)
+		return;
+	mdk_swarm_flush(c);
+	client_free(c);
+}
+
+void mdk_swarm_last_op(const struct mdk_swarm_client *c,
+		       struct mdk_swarm_op_stats *st)
+{
+	*st = c->last;
+}
+
+void mdk_swarm_client_set_clock_skew(struct mdk_swarm_client *c,
+				     int64_t skew_us)
+{
+	c->skew_us = skew_us;
+}
+
+void mdk_swarm_client_crash_after(struct mdk_swarm_client *c,
+				  unsigned int rounds)
+{
+	c->crash_in = rounds;
+}
+
+void mdk_swarm_client_set_chaos(struct mdk_swarm_client *c, uint32_t ppm,
+				uint64_t seed)
+{
+	c->chaos_ppm = ppm;
+	if (seed)
+		c->rng = seed;
+}
+
+unsigned int sw_popcount(uint32_t m)
+{
+	return (unsigned int)__builtin_popcount(m);
+}
+
+unsigned int sw_participants(struct mdk_swarm_client *c, struct sw_kent *ke)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < c->s->n; i++)
+		if (c->b[i].answered && ke->way[i] >= 0)
+			k++;
+	return k;
+}
+
+/* Cache */
+
+#define SW_CHUNK 1024
+
+static struct sw_kent **cache_slot(struct sw_kent **tab, size_t mask,
+				   uint64_t tag, uint64_t tag2)
+{
+	for (size_t i = tag & mask;; i = (i + 1) & mask)
+		if (!tab[i] || (tab[i]->tag == tag && tab[i]->tag2 == tag2))
+			return &tab[i];
+}
+
+static struct sw_kent *cache_get(struct mdk_swarm_client *c, uint64_t tag,
+				 uint64_t tag2, bool create)
+{
+	struct sw_kent **slot = cache_slot(c->cache, c->cache_mask, tag, tag2);
+	struct sw_kent *ke;
+
+	if (*slot || !create)
+		return *slot;
+	if ((c->cache_used + 1) * 2 > c->cache_mask + 1) {
+		size_t cap = (c->cache_mask + 1) * 2;
+		struct sw_kent **tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return NULL;
+		for (size_t i = 0; i <= c->cache_mask; i++)
+			if (c->cache[i])
+				*cache_slot(tab, cap - 1, c->cache[i]->tag,
+					    c->cache[i]->tag2) = c->cache[i];
+		free(c->cache);
+		c->cache = tab;
+		c->cache_mask = cap - 1;
+		slot = cache_slot(tab, cap - 1, tag, tag2);
+	}
+	if (!c->nchunks || c->chunk_used == SW_CHUNK) {
+		struct sw_kent **ch = realloc(c->chunks,
+					      (c->nchunks + 1) * sizeof(*ch));
+
+		if (!ch)
+			return NULL;
+		c->chunks = ch;
+		ch[c->nchunks] = calloc(SW_CHUNK, sizeof(**ch));
+		if (!ch[c->nchunks])
+			return NULL;
+		c->nchunks++;
+		c->chunk_used = 0;
+	}
+	ke = &c->chunks[c->nchunks - 1][c->chunk_used++];
+	ke->tag = tag;
+	ke->tag2 = tag2;
+	for (unsigned int n = 0; n < MDK_SWARM_MAX_NODES; n++)
+		ke->way[n] = -1;
+	*slot = ke;
+	c->cache_used++;
+	return ke;
+}
+
+static uint64_t key_tag(const void *key, size_t klen)
+{
+	return sw_hash(key, klen, 0x6d646b) | 1;
+}
+
+static uint64_t key_tag2(const void *key, size_t klen)
+{
+	return sw_hash(key, klen, 0x2f1a77e3) | 1;
+}
+
+/* Does the way meta at @m hold our key? */
+static bool way_is(struct mdk_swarm_client *c, const uint8_t *m, uint64_t tag)
+{
+	const uint64_t *claim = (const uint64_t *)m;
+	const uint64_t *klen = (const uint64_t *)(m + c->s->h.key_off);
+
+	if (*claim != tag)
+		return false;
+	/* Key bytes are written after the claim: trust the tag until then. */
+	return !*klen || (*klen == c->klen &&
+			  !memcmp(klen + 1, c->keyimg + 1, c->klen));
+}
+
+static uint64_t bucket_off(struct mdk_swarm *s, uint64_t tag, unsigned int p)
+{
+	uint64_t b = (tag / 2 + p) % s->h.nbuckets;
+
+	return sw_meta(s, (int32_t)(b * SW_WAYS));
+}
+
+/* Did the nodes that know the key or answered make a majority? */
+static bool enough(struct mdk_swarm_client *c)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < c->s->n; i++)
+		k += c->b[i].answered || !c->b[i].n;
+	return k >= c->s->quorum &&
+	       !(c->s->n > 1 && k == 0);
+}
+
+/*
+ * Find the key in the indexes of the nodes that do not know it yet, and
+ * with @claim, claim a way where it is absent.  Nodes that do not answer,
+ * or whose buckets are full, stay unknown.
+ */
+static int locate(struct mdk_swarm_client *c, struct sw_kent *ke, bool claim)
+{
+	struct mdk_swarm *s = c->s;
+	int32_t freeway[MDK_SWARM_MAX_NODES];
+	unsigned int probe[MDK_SWARM_MAX_NODES] = { 0 };
+
+	for (unsigned int attempt = 0; attempt < 2 * SW_PROBES + 4; attempt++) {
+		bool want = false, tryclaim = false;
+		struct sw_op *op[MDK_SWARM_MAX_NODES] = { 0 };
+		int ret;
+
+		sw_round_begin(c);
+		for (unsigned int i = 0; i < s->n; i++) {
+			freeway[i] = -1;
+			if (ke->way[i] >= 0 || probe[i] >= SW_PROBES)
+				continue;
+			sw_add_rd(c, i, bucket_off(s, ke->tag, probe[i]),
+				  c->scratch[i], SW_WAYS * s->h.meta_size);
+			want = true;
+		}
+		if (!want)
+			return 0;
+		ret = sw_round(c);
+		if (ret < 0)
+			return ret;
+		if (!enough(c))
+			return -EIO;
+		for (unsigned int i = 0; i < s->n; i++) {
+			uint64_t base;
+
+			if (!c->b[i].n || !c->b[i].answered)
+				continue;
+			base = bucket_off(s, ke->tag, probe[i]);
+			for (unsigned int w = 0; w < SW_WAYS; w++) {
+				const uint8_t *m = c->scratch[i] +
+						   w * s->h.meta_size;
+
+				if (way_is(c, m, ke->tag)) {
+					ke->way[i] = (int32_t)((base -
+								s->h.meta_off) /
+								       s->h.meta_size +
+							       w);
+					break;
+				}
+				if (!*(const uint64_t *)m && freeway[i] < 0)
+					freeway[i] = (int32_t)((base -
+								s->h.meta_off) /
+								       s->h.meta_size +
+							       w);
+			}
+			if (ke->way[i] < 0 && freeway[i] < 0)
+				probe[i]++; /* bucket full: next one */
+			if (ke->way[i] < 0 && freeway[i] >= 0 && claim)
+				tryclaim = true;
+		}
+		if (!tryclaim)
+			continue;
+		sw_round_begin(c);
+		for (unsigned int i = 0; i < s->n; i++)
+			if (ke->way[i] < 0 && freeway[i] >= 0)
+				op[i] = sw_add_cas(c, i,
+						   sw_meta(s, freeway[i]), 0,
+						   ke->tag);
+		ret = sw_round(c);
+		if (ret < 0)
+			return ret;
+		for (unsigned int i = 0; i < s->n; i++) {
+			if (!op[i] || !c->b[i].answered)
+				continue;
+			if (op[i]->old == 0 || op[i]->old == ke->tag) {
+				ke->way[i] = freeway[i];
+				ke->key_todo[i] = op[i]->old == 0;
+			}
+		}
+	}
+	return 0;
+}
+
+static unsigned int known(struct mdk_swarm *s, struct sw_kent *ke)
+{
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < s->n; i++)
+		k += ke->way[i] >= 0;
+	return k;
+}
+
+static int begin_op(struct mdk_swarm_client *c, const void *key, size_t klen,
+		    struct sw_kent **kep)
+{
+	struct mdk_swarm *s = c->s;
+
+	c->last = (struct mdk_swarm_op_stats){ 0 };
+	if (c->dead)
+		return -ECANCELED;
+	if (!key || !klen || klen > s->o.key_size)
+		return -EINVAL;
+	c->klen = klen;
+	memset(c->keyimg, 0, 8 + s->h.key_size);
+	c->keyimg[0] = klen;
+	memcpy(c->keyimg + 1, key, klen);
+	*kep = cache_get(c, key_tag(key, klen), key_tag2(key, klen), true);
+	return *kep ? 0 : -ENOMEM;
+}
+
+int mdk_swarm_get(struct mdk_swarm_client *c, const void *key, size_t klen,
+		  void *val, size_t *vlen)
+{
+	struct sw_kent *ke;
+	int ret = begin_op(c, key, klen, &ke);
+
+	if (ret)
+		return ret;
+	if (!val || !vlen)
+		return -EINVAL;
+	if (known(c->s, ke) < c->s->n) {
+		ret = locate(c, ke, false);
+		if (ret)
+			return ret;
+	}
+	return c->s->ops->get(c, ke, val, vlen);
+}
+
+static int put(struct mdk_swarm_client *c, const void *key, size_t klen,
+	       const void *val, size_t vlen, bool tomb, bool must_exist)
+{
+	struct sw_kent *ke;
+	int ret = begin_op(c, key, klen, &ke);
+
+	if (ret)
+		return ret;
+	if (vlen > c->s->o.value_size || (vlen && !val))
+		return -EINVAL;
+	if (known(c->s, ke) < c->s->n) {
+		if (must_exist) {
+			ret = locate(c, ke, false);
+			if (ret)
+				return ret;
+			if (!known(c->s, ke))
+				return -ENOENT;
+		}
+		ret = locate(c, ke, true);
+		if (ret)
+			return ret;
+		if (known(c->s, ke) < c->s->quorum)
+			return -ENOSPC;
+	}
+	return c->s->ops->put(c, ke, val, vlen, tomb);
+}
+
+int mdk_swarm_insert(struct mdk_swarm_client *c, const void *key, size_t klen,
+		     const void *val, size_t vlen)
+{
+	return put(c, key, klen, val, vlen, false, false);
+}
+
+int mdk_swarm_update(struct mdk_swarm_client *c, const void *key, size_t klen,
+		     const void *val, size_t vlen)
+{
+	return put(c, key, klen, val, vlen, false, true);
+}
+
+int mdk_swarm_delete(struct mdk_swarm_client *c, const void *key, size_t klen)
+{
+	return put(c, key, klen, NULL, 0, true, false);
+}
+
+/*
+ * The key bytes of a way claimed by this client go out with its first
+ * write there (a claim and the key bytes cannot share a round: a failed
+ * CAS would not stop the write).
+ */
+void sw_add_keybytes(struct mdk_swarm_client *c, struct sw_kent *ke)
+{
+	for (unsigned int i = 0; i < c->s->n; i++)
+		if (ke->way[i] >= 0 && ke->key_todo[i])
+			sw_add_wr(c, i, sw_meta(c->s, ke->way[i]) + c->s->h.key_off,
+				  c->keyimg, 8 + c->s->h.key_size);
+}
+
+void sw_keybytes_done(struct mdk_swarm_client *c, struct sw_kent *ke)
+{
+	for (unsigned int i = 0; i < c->s->n; i++)
+		if (c->b[i].answered)
+			ke->key_todo[i] = 0;
+}
+
+int mdk_swarm_flush(struct mdk_swarm_client *c)
+{
+	int ret;
+
+	if (c->dead)
+		return -ECANCELED;
+	if (!c->bg_pending)
+		return 0;
+	sw_round_begin(c);
+	sw_add_bg(c);
+	ret = sw_round(c);
+	if (ret < 0)
+		return ret;
+	sw_bg_done(c);
+	return 0;
+}
+
+int mdk_swarm_warm(struct mdk_swarm_client *c)
+{
+	struct mdk_swarm *s = c->s;
+	const uint64_t chunk = SW_WAYS;
+
+	if (c->dead)
+		return -ECANCELED;
+	for (unsigned int i = 0; i < s->n; i++) {
+		for (uint64_t w = 0; w < s->h.nways; w += chunk) {
+			if (mdk_memnode_read(s->nodes[i], sw_meta(s, (int32_t)w),
+					     c->scratch[i],
+					     chunk * s->h.meta_size))
+				break;
+			for (uint64_t k = 0; k < chunk; k++) {
+				const uint8_t *m = c->scratch[i] +
+						   k * s->h.meta_size;
+				const uint64_t *kl = (const uint64_t *)(m +
+									s->h.key_off);
+				struct sw_kent *ke;
+
+				if (!*(const uint64_t *)m || !*kl ||
+				    *kl > s->o.key_size)
+					continue;
+				ke = cache_get(c, key_tag(kl + 1, *kl),
+					       key_tag2(kl + 1, *kl), true);
+				if (!ke)
+					return -ENOMEM;
+				if (ke->tag != *(const uint64_t *)m)
+					continue;
+				ke->way[i] = (int32_t)(w + k);
+			}
+		}
+	}
+	return 0;
+}

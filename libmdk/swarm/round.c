@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Rounds: the unit of cost.  A client builds one batch of accesses per
+ * node, sends them all at once and waits for a majority of the nodes to
+ * answer; that is one round trip, whatever the batch holds (the memory
+ * node executes a batch in order: "ordered pipelined" accesses).  The
+ * round then costs the injected round-trip time of the majority-th fastest
+ * answering node.
+ *
+ * Nodes are executed one after the other by the client's thread; a
+ * crashed node answers nothing.  Chaos mode drops the batches of a random
+ * minority (their messages are delayed forever, which the protocols must
+ * tolerate as they tolerate a crash) and yields between accesses so that
+ * clients interleave more.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "swarm_int.h"
+
+uint64_t sw_rand(struct mdk_swarm_client *c)
+{
+	/* splitmix64 */
+	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sw_now_us(struct mdk_swarm_client *c)
+{
+	struct timespec ts;
+	int64_t us;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + c->skew_us -
+	     (int64_t)c->s->h.epoch_us;
+	return us > 0 ? (uint64_t)us : 0;
+}
+
+/*
+ * The guess: the loosely synchronized clock, but never below what this
+ * client has already used or seen (a client behind the others' clocks
+ * catches up after one failed guess).
+ */
+uint64_t sw_next_ts(struct mdk_swarm_client *c)
+{
+	uint64_t ts = sw_now_us(c);
+
+	if (ts <= c->last_ts)
+		ts = c->last_ts + 1;
+	c->last_ts = ts;
+	return ts;
+}
+
+void sw_see_ts(struct mdk_swarm_client *c, uint64_t id)
+{
+	uint64_t ts = sw_id_ts(id);
+
+	if (ts > c->last_ts)
+		c->last_ts = ts;
+}
+
+void sw_round_begin(struct mdk_swarm_client *c)
+{
+	for (unsigned int i = 0; i < c->s->n; i++)
+		c->b[i].n = 0;
+	c->nwords = 0;
+}
+
+static struct sw_op *add(struct mdk_swarm_client *c, unsigned int node)
+{
+	struct sw_batch *b = &c->b[node];
+
+	/* Batches are sized for the largest round a protocol builds. */
+	if (b->n >= SW_MAX_OPS)
+		__builtin_trap();
+	return &b->ops[b->n++];
+}
+
+void sw_add_rd(struct mdk_swarm_client *c, unsigned int node, uint64_t off,
+	       void *buf, size_t len)
+{
+	struct sw_op *op = add(c, node);
+
+	op->kind = SW_RD;
+	op->off = off;
+	op->buf = buf;
+	op->len = len;
+}
+
+void sw_add_wr(struct mdk_swarm_client *c, unsigned int node, uint64_t off,
+	       const void *buf, size_t len)
+{
+	struct sw_op *op = add(c, node);
+
+	op->kind = SW_WR;
+	op->off = off;
+	op->buf = (void *)buf;
+	op->len = len;
+}
+
+struct sw_op *sw_add_cas(struct mdk_swarm_client *c, unsigned int node,
+			 uint64_t off, uint64_t expect, uint64_t desired)
+{
+	struct sw_op *op = add(c, node);
+
+	op->kind = SW_CAS;
+	op->off = off;
+	op->len = 8;
+	op->expect = expect;
+	op->desired = desired;
+	op->old = ~expect;
+	return op;
+}
+
+/* A word that lives until the round is over, for small writes. */
+uint64_t *sw_word(struct mdk_swarm_client *c, uint64_t v)
+{
+	if (c->nwords >= 4 * SW_MAX_OPS)
+		__builtin_trap();
+	c->words[c->nwords] = v;
+	return &c->words[c->nwords++];
+}
+
+static int exec_op(struct mdk_memnode *n, struct sw_op *op)
+{
+	switch (op->kind) {
+	case SW_RD:
+		return mdk_memnode_read(n, op->off, op->buf, op->len);
+	case SW_WR:
+		return mdk_memnode_write(n, op->off, op->buf, op->len);
+	default:
+		return mdk_memnode_cas(n, op->off, op->expect, op->desired,
+				       &op->old);
+	}
+}
+
+static void wait_ns(uint64_t ns)
+{
+	uint64_t end = mono_ns() + ns;
+	uint64_t now;
+
+	/*
+	 * Long waits sleep; short ones spin (a sleep wakes up tens of
+	 * microseconds late), yielding so that clients sharing a CPU keep
+	 * running.
+	 */
+	while ((now = mono_ns()) < end) {
+		if (end - now > 200000) {
+			struct timespec ts = { 0, (long)(end - now - 100000) };
+
+			nanosleep(&ts, NULL);
+		} else {
+			sched_yield();
+		}
+	}
+}
+
+int sw_round(struct mdk_swarm_client *c)
+{
+	struct mdk_swarm *s = c->s;
+	uint64_t rtt[MDK_SWARM_MAX_NODES];
+	unsigned int nans = 0, live = 0, drop_max = 0;
+	uint32_t drop = 0;
+	bool crash = false, chaos = false;
+
+	if (c->dead)
+		return -ECANCELED;
+	if (c->crash_in && --c->crash_in == 0)
+		crash = true;
+	c->last.rtts++;
+
+	if (c->chaos_ppm && sw_rand(c) % 1000000 < c->chaos_ppm) {
+		chaos = true;
+		for (unsigned int i = 0; i < s->n; i++)
+			if (!mdk_memnode_crashed(s->nodes[i]))
+				live++;
+		drop_max = live > s->quorum ? live - s->quorum : 0;
+		for (unsigned int k = 0; k < drop_max; k++)
+			drop |= 1U << (sw_rand(c) % s->n);
+	}
+
+	c->answered = 0;
+	for (unsigned int i = 0; i < s->n; i++) {
+		struct sw_batch *b = &c->b[i];
+		unsigned int nops = b->n;
+		int ret = 0;
+
+		b->answered = false;
+		if (!b->n || (drop & (1U << i)))
+			continue;
+		if (crash) {
+			/* Part of the round leaves before the client dies. */
+			if (sw_rand(c) % 2)
+				continue;
+			nops = b->n ? (unsigned int)(sw_rand(c) % (b->n + 1)) :
+				      0;
+		}
+		if (mdk_memnode_crashed(s->nodes[i]))
+			continue;
+		for (unsigned int k = 0; k < nops && !ret; k++) {
+			ret = exec_op(s->nodes[i], &b->ops[k]);
+			if (chaos && sw_rand(c) % 4 == 0)
+				sched_yield();
+		}
+		if (ret || crash)
+			continue;
+		b->answered = true;
+		c->answered |= 1U << i;
+		rtt[nans++] = mdk_memnode_rtt(s->nodes[i]);
+	}
+	if (crash) {
+		c->dead = true;
+		return -ECANCELED;
+	}
+	if (!nans)
+		return 0;
+
+	/*
+	 * The majority-th fastest answer ends the round (a round sent to
+	 * fewer nodes waits for all of them); callers check that enough
+	 * nodes answered.
+	 */
+	for (unsigned int i = 1; i < nans; i++)
+		for (unsigned int k = i; k > 0 && rtt[k - 1] > rtt[k]; k--) {
+			uint64_t t = rtt[k];
+
+			rtt[k] = rtt[k - 1];
+			rtt[k - 1] = t;
+		}
+	{
+		uint64_t t = rtt[(nans < s->quorum ? nans : s->quorum) - 1];
+
+		if (t)
+			wait_ns(t);
+	}
+	return (int)nans;
+}
