@@ -23,5 +23,6 @@ int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 
 /* mdkctl objects (daemon/cmd_<object>.c). */
 int cmd_pool(int argc, char **argv);
+int cmd_swarm(int argc, char **argv);
 
 #endif /* MDKCTL_H */

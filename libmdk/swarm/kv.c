@@ -161,8 +161,14 @@ static int layout(struct sw_hdr *h, struct mdk_swarm_opts *o, unsigned int n,
 	h->value_size = r8(o->value_size);
 	h->max_clients = o->max_clients;
 	h->ways = SW_WAYS;
-	/* Buckets filled to 3/4 on average. */
-	h->nbuckets = (o->capacity * 4ULL + SW_WAYS * 3 - 1) / (SW_WAYS * 3);
+	/*
+	 * Buckets half full on average when the index holds @capacity keys:
+	 * with linear probing over 8 buckets, a full index is then so
+	 * unlikely that capacity keys always fit.
+	 */
+	h->nbuckets = (o->capacity * 2ULL + SW_WAYS - 1) / SW_WAYS;
+	if (h->nbuckets < 2)
+		h->nbuckets = 2;
 	h->nways = h->nbuckets * SW_WAYS;
 	ent = sizeof(struct sw_entry) + h->value_size;
 	h->key_off = 8;
@@ -216,6 +222,7 @@ struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
 				   size_t errlen)
 {
 	static const uint64_t zero[8192];
+	static __thread uint64_t chunk[8192];
 	struct mdk_swarm_opts o = *opts;
 	struct mdk_swarm *s;
 	struct timespec ts;
@@ -246,14 +253,19 @@ struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
 	for (unsigned int i = 0; i < n; i++) {
 		int ret = 0;
 
-		/* Everything but the header starts zeroed. */
+		/*
+		 * Everything but the header starts zeroed.  Chunks already
+		 * zero are left alone: fresh memory stays untouched.
+		 */
 		for (uint64_t off = 8192; off < h.total && !ret;
 		     off += sizeof(zero)) {
 			uint64_t len = h.total - off < sizeof(zero) ?
 					       h.total - off :
 					       sizeof(zero);
 
-			ret = mdk_memnode_write(nodes[i], off, zero, len);
+			ret = mdk_memnode_read(nodes[i], off, chunk, len);
+			if (!ret && memcmp(chunk, zero, len))
+				ret = mdk_memnode_write(nodes[i], off, zero, len);
 		}
 		h.node_idx = i;
 		if (!ret)

@@ -145,11 +145,35 @@ int mdk_memnode_read(struct mdk_memnode *node, uint64_t off, void *buf,
 
 	if (ret)
 		return ret;
+	/* A single access is ordered after everything before it. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return done(node, node->ops->read(node->priv, off, buf, len));
 }
 
 int mdk_memnode_write(struct mdk_memnode *node, uint64_t off, const void *buf,
 		      size_t len)
+{
+	int ret = check(node, off, len);
+
+	if (ret)
+		return ret;
+	ret = done(node, node->ops->write(node->priv, off, buf, len));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return ret;
+}
+
+int sw_memnode_rd(struct mdk_memnode *node, uint64_t off, void *buf,
+		  size_t len)
+{
+	int ret = check(node, off, len);
+
+	if (ret)
+		return ret;
+	return done(node, node->ops->read(node->priv, off, buf, len));
+}
+
+int sw_memnode_wr(struct mdk_memnode *node, uint64_t off, const void *buf,
+		  size_t len)
 {
 	int ret = check(node, off, len);
 
@@ -213,19 +237,24 @@ static void sigbus_install(void)
 	sigaction(SIGBUS, &sa, &old_sigbus);
 }
 
+/*
+ * Words are loaded with acquire and stored with release semantics, in
+ * ascending address order: a reader that sees a client's later store also
+ * sees its earlier ones (the protocols store prev before slot, and read
+ * slot before prev).  A store followed by a load needs a full fence in
+ * between, which mdk_memnode_fence() provides (round.c issues it between
+ * the accesses of a batch, and a CAS is one).
+ */
 static void copy_in(uint64_t *dst, const uint64_t *src, size_t words)
 {
 	for (size_t i = 0; i < words; i++)
-		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_ACQUIRE);
 }
 
 static void copy_out(uint64_t *dst, const uint64_t *src, size_t words)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (size_t i = 0; i < words; i++)
-		__atomic_store_n(&dst[i], src[i], __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		__atomic_store_n(&dst[i], src[i], __ATOMIC_RELEASE);
 }
 
 /*
@@ -327,6 +356,18 @@ static const struct mdk_memnode_ops fd_ops = {
 	.destroy = mapped_destroy,
 };
 
+/*
+ * Take the back end out of @node (for back ends that wrap a mapped one),
+ * freeing the node itself.
+ */
+void sw_memnode_steal(struct mdk_memnode *node,
+		      const struct mdk_memnode_ops **ops, void **priv)
+{
+	*ops = node->ops;
+	*priv = node->priv;
+	free(node);
+}
+
 struct mdk_memnode *sw_memnode_new_mapped(const struct mdk_memnode_ops *ops,
 					  void *base, uint64_t size,
 					  bool guarded, char *err,
@@ -342,6 +383,8 @@ struct mdk_memnode *sw_memnode_new_mapped(const struct mdk_memnode_ops *ops,
 	m->base = base;
 	m->size = size;
 	m->guarded = guarded;
+	if (!ops)
+		ops = &fd_ops;
 	if (guarded)
 		pthread_once(&sigbus_once, sigbus_install);
 	n = mdk_memnode_new(ops, m, size, err, errlen);

@@ -134,13 +134,20 @@ uint64_t *sw_word(struct mdk_swarm_client *c, uint64_t v)
 	return &c->words[c->nwords++];
 }
 
-static int exec_op(struct mdk_memnode *n, struct sw_op *op)
+/*
+ * One access of a batch.  Accesses of a batch are ordered: loads acquire,
+ * stores release (memnode.c), and a load after a store gets a full fence
+ * first (the timestamp lock relies on store-then-load on both sides).
+ */
+static int exec_op(struct mdk_memnode *n, struct sw_op *op, bool after_store)
 {
 	switch (op->kind) {
 	case SW_RD:
-		return mdk_memnode_read(n, op->off, op->buf, op->len);
+		if (after_store)
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		return sw_memnode_rd(n, op->off, op->buf, op->len);
 	case SW_WR:
-		return mdk_memnode_write(n, op->off, op->buf, op->len);
+		return sw_memnode_wr(n, op->off, op->buf, op->len);
 	default:
 		return mdk_memnode_cas(n, op->off, op->expect, op->desired,
 				       &op->old);
@@ -193,6 +200,7 @@ int sw_round(struct mdk_swarm_client *c)
 	}
 
 	c->answered = 0;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (unsigned int i = 0; i < s->n; i++) {
 		struct sw_batch *b = &c->b[i];
 		unsigned int nops = b->n;
@@ -211,7 +219,8 @@ int sw_round(struct mdk_swarm_client *c)
 		if (mdk_memnode_crashed(s->nodes[i]))
 			continue;
 		for (unsigned int k = 0; k < nops && !ret; k++) {
-			ret = exec_op(s->nodes[i], &b->ops[k]);
+			ret = exec_op(s->nodes[i], &b->ops[k],
+				      k && b->ops[k - 1].kind == SW_WR);
 			if (chaos && sw_rand(c) % 4 == 0)
 				sched_yield();
 		}
@@ -221,6 +230,7 @@ int sw_round(struct mdk_swarm_client *c)
 		c->answered |= 1U << i;
 		rtt[nans++] = mdk_memnode_rtt(s->nodes[i]);
 	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (crash) {
 		c->dead = true;
 		return -ECANCELED;
@@ -237,7 +247,8 @@ int sw_round(struct mdk_swarm_client *c)
 		    mdk_memnode_crashed(s->nodes[i]))
 			continue;
 		for (unsigned int k = 0; k < b->n && !ret; k++)
-			ret = exec_op(s->nodes[i], &b->ops[k]);
+			ret = exec_op(s->nodes[i], &b->ops[k],
+				      k && b->ops[k - 1].kind == SW_WR);
 		if (ret)
 			continue;
 		b->answered = true;

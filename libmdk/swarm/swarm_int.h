@@ -186,6 +186,13 @@ extern const struct sw_proto_ops sw_proto_swarm, sw_proto_abd, sw_proto_raw;
 /* memnode.c */
 void sw_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Accesses without the fences of the public calls (round.c orders them). */
+int sw_memnode_rd(struct mdk_memnode *node, uint64_t off, void *buf,
+		  size_t len);
+int sw_memnode_wr(struct mdk_memnode *node, uint64_t off, const void *buf,
+		  size_t len);
+void sw_memnode_steal(struct mdk_memnode *node,
+		      const struct mdk_memnode_ops **ops, void **priv);
 struct mdk_memnode *sw_memnode_new_mapped(const struct mdk_memnode_ops *ops,
 					  void *base, uint64_t size,
 					  bool guarded, char *err,

@@ -69,6 +69,31 @@ struct mdk_memnode *mdk_memnode_new_mem(uint64_t size, char *err,
 struct mdk_memnode *mdk_memnode_new_fd(int fd, off_t offset, uint64_t size,
 				       char *err, size_t errlen);
 
+/*
+ * mdk_memnode_new_cmm_mp() - a node on device @device of the CMM-MP pool
+ * behind @path (NULL: "/dev/cmm_mp"): shares segment @segment of that
+ * device (MDK_MEMNODE_CMM_MP_LAST: its last one; a segment already shared
+ * by another process or host is attached as it is, an offline one is
+ * zeroed by the module first) and maps its first @bytes (0: all of it).
+ * The node's round-trip time starts as the device's emulated latency from
+ * this host; a failed device makes the node crashed (device state polled,
+ * SIGBUS on access caught).  NULL with a message on failure, also when
+ * libmdk was built without the cmm_mp ABI header.
+ */
+#define MDK_MEMNODE_CMM_MP_LAST 0xffffffffU
+struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
+					   unsigned int device,
+					   unsigned int segment, uint64_t bytes,
+					   char *err, size_t errlen);
+
+/*
+ * mdk_memnode_cmm_mp_info() - the number of devices of the pool behind
+ * @path and its segment size.  0, or a negative errno with a message
+ * (-EOPNOTSUPP when built without the cmm_mp ABI header).
+ */
+int mdk_memnode_cmm_mp_info(const char *path, unsigned int *nr_devices,
+			    uint64_t *segment_bytes, char *err, size_t errlen);
+
 /* mdk_memnode_destroy() - unmap and free @node (NULL is a no-op). */
 void mdk_memnode_destroy(struct mdk_memnode *node);
 

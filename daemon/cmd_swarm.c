@@ -1,0 +1,1057 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mdkctl swarm: SWARM-KV from the command line.
+ *
+ *   mdkctl swarm bench   YCSB A and B on SWARM-KV, DM-ABD and RAW in one run:
+ *                        round trips per operation, latency percentiles with
+ *                        the injected round-trip time, throughput as clients
+ *                        grow
+ *   mdkctl swarm stress  many clients on few keys, memory nodes crashing
+ *                        mid-run, the history checked for linearizability
+ *
+ * Memory nodes are in-process memory, or with --cmm-mp one shared segment
+ * per device of the emulated CMM-MP pool (/dev/cmm_mp).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mdk/lincheck.h>
+#include <mdk/swarm.h>
+
+#include "mdkctl.h"
+
+#if __has_include("../kmod/uapi/cmm_mp.h")
+#include "../kmod/uapi/cmm_mp.h"
+#define HAVE_CMM_MP 1
+#endif
+
+#define MAX_SWEEP 8
+
+struct opts {
+	unsigned int keys, key_size, value_size, replicas, clients;
+	unsigned int ops;
+	double theta;
+	uint64_t rtt_ns;
+	bool rtt_set;
+	unsigned int sweep[MAX_SWEEP], nsweep;
+	const char *workloads;
+	const char *protos;
+	const char *cmm_mp;
+	bool json, csv;
+	/* stress */
+	unsigned int crash_nodes, seconds;
+	int fail_device;
+};
+
+__attribute__((format(printf, 1, 0))) static int usage_err(const char *fmt,
+							   const char *arg)
+{
+	fprintf(stderr, "mdkctl swarm: ");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	fprintf(stderr, fmt, arg);
+#pragma GCC diagnostic pop
+	fprintf(stderr, " (see mdkctl(8))\n");
+	return 2;
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned int min,
+		      unsigned int max, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v < min || v > max) {
+		fprintf(stderr,
+			"mdkctl swarm: %s: '%s': expected an integer from %u to %u\n",
+			opt, s, min, max);
+		return 2;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_sweep(const char *s, struct opts *o)
+{
+	char buf[128], *tok, *save;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	o->nsweep = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->nsweep == MAX_SWEEP)
+			return usage_err("--sweep: more than 8 client counts in '%s'",
+					 s);
+		if (parse_uint("--sweep", tok, 1, 255, &o->sweep[o->nsweep++]))
+			return 2;
+	}
+	return o->nsweep ? 0 : usage_err("--sweep: '%s': expected N,N,...", s);
+}
+
+/* YCSB's scrambled Zipfian generator (Gray et al., SIGMOD'94). */
+struct zipf {
+	uint64_t n;
+	double theta, alpha, zetan, eta, half_pow;
+};
+
+static void zipf_init(struct zipf *z, uint64_t n, double theta)
+{
+	double zeta2 = 1 + pow(0.5, theta);
+
+	z->n = n;
+	z->theta = theta;
+	z->zetan = 0;
+	for (uint64_t i = 1; i <= n; i++)
+		z->zetan += 1 / pow((double)i, theta);
+	z->alpha = 1 / (1 - theta);
+	z->eta = (1 - pow(2.0 / (double)n, 1 - theta)) / (1 - zeta2 / z->zetan);
+	z->half_pow = 1 + pow(0.5, theta);
+}
+
+static uint64_t rnd(uint64_t *x)
+{
+	uint64_t r = (*x += 0x9e3779b97f4a7c15ULL);
+
+	r = (r ^ (r >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	r = (r ^ (r >> 27)) * 0x94d049bb133111ebULL;
+	return r ^ (r >> 31);
+}
+
+static uint64_t zipf_next(const struct zipf *z, uint64_t *seed)
+{
+	double u = (double)(rnd(seed) >> 11) / (double)(1ULL << 53);
+	double uz = u * z->zetan;
+	uint64_t item, h = 0xcbf29ce484222325ULL;
+
+	if (z->theta <= 0)
+		item = rnd(seed) % z->n;
+	else if (uz < 1)
+		item = 0;
+	else if (uz < z->half_pow)
+		item = 1;
+	else
+		item = (uint64_t)((double)z->n *
+				  pow(z->eta * u - z->eta + 1, z->alpha));
+	if (item >= z->n)
+		item = z->n - 1;
+	/* Scramble: hot keys spread over the key space (FNV-1a). */
+	for (int i = 0; i < 8; i++) {
+		h ^= (item >> (8 * i)) & 0xff;
+		h *= 0x100000001b3ULL;
+	}
+	return z->theta <= 0 ? item : h % z->n;
+}
+
+static size_t key_of(char *buf, size_t size, uint64_t k)
+{
+	/* "user" and 20 digits: 24 bytes, YCSB's key format. */
+	return (size_t)snprintf(buf, size, "user%020llu", (unsigned long long)k) <
+			       size ?
+		       24 :
+		       0;
+}
+
+/* Memory nodes: in-process, or one shared segment per CMM-MP device. */
+struct cluster {
+	struct mdk_memnode *node[MDK_SWARM_MAX_NODES];
+	unsigned int n;
+};
+
+static void cluster_free(struct cluster *cl)
+{
+	for (unsigned int i = 0; i < cl->n; i++)
+		mdk_memnode_destroy(cl->node[i]);
+	cl->n = 0;
+}
+
+static int cluster_new(struct cluster *cl, const struct opts *o,
+		       unsigned int n, uint64_t bytes)
+{
+	char err[256];
+
+	cl->n = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		struct mdk_memnode *m;
+
+		m = o->cmm_mp ? mdk_memnode_new_cmm_mp(o->cmm_mp, i,
+						       MDK_MEMNODE_CMM_MP_LAST,
+						       (bytes + 4095) & ~4095ULL,
+						       err, sizeof(err)) :
+				mdk_memnode_new_mem(bytes, err, sizeof(err));
+		if (!m) {
+			fprintf(stderr, "mdkctl swarm: memory node %u: %s\n", i,
+				err);
+			cluster_free(cl);
+			return 1;
+		}
+		cl->node[cl->n++] = m;
+	}
+	return 0;
+}
+
+static void cluster_set_rtt(struct cluster *cl, uint64_t rtt, bool keep)
+{
+	for (unsigned int i = 0; i < cl->n; i++)
+		if (!keep)
+			mdk_memnode_set_rtt(cl->node[i], rtt);
+}
+
+/* Benchmark */
+
+#define RTT_BUCKETS 8 /* 1, 2, ..., 7, 8 or more */
+
+struct stats {
+	uint64_t n[2];			/* gets, updates */
+	uint64_t rtts[2][RTT_BUCKETS];
+	uint32_t *lat[2];		/* ns */
+	size_t nlat[2], cap[2];
+	uint64_t errors;
+};
+
+struct job {
+	struct mdk_swarm *s;
+	struct mdk_swarm_client *c;
+	const struct opts *o;
+	const struct zipf *z;
+	unsigned int read_pct, idx, ops;
+	pthread_barrier_t *start;
+	struct stats st;
+	pthread_t th;
+	uint64_t t0, t1;
+	int err;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void *bench_client(void *arg)
+{
+	struct job *j = arg;
+	uint64_t seed = 0xbe4c4 + j->idx * 104729ULL + mono_ns();
+	struct mdk_swarm_client *c = j->c;
+	char key[32], val[4096];
+
+	memset(val, 'v', sizeof(val));
+	for (int t = 0; t < 2; t++) {
+		j->st.cap[t] = j->ops;
+		j->st.lat[t] = malloc(j->ops * sizeof(uint32_t));
+	}
+	pthread_barrier_wait(j->start);
+	j->t0 = mono_ns();
+	for (unsigned int i = 0; i < j->ops; i++) {
+		uint64_t k = zipf_next(j->z, &seed), t0, dt;
+		bool get = rnd(&seed) % 100 < j->read_pct;
+		struct mdk_swarm_op_stats st;
+		size_t klen = key_of(key, sizeof(key), k), vlen = sizeof(val);
+		int ret, t = get ? 0 : 1;
+
+		t0 = mono_ns();
+		ret = get ? mdk_swarm_get(c, key, klen, val, &vlen) :
+			    mdk_swarm_update(c, key, klen, val, j->o->value_size);
+		dt = mono_ns() - t0;
+		if (ret) {
+			j->st.errors++;
+			continue;
+		}
+		mdk_swarm_last_op(c, &st);
+		j->st.n[t]++;
+		j->st.rtts[t][st.rtts >= RTT_BUCKETS ? RTT_BUCKETS - 1 :
+			      st.rtts ? st.rtts - 1 : 0]++;
+		if (j->st.nlat[t] < j->st.cap[t])
+			j->st.lat[t][j->st.nlat[t]++] =
+				dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+	}
+	j->t1 = mono_ns();
+	if (mdk_swarm_flush(c))
+		j->st.errors++;
+	return NULL;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct result {
+	uint64_t n[2], rtts[2][RTT_BUCKETS], errors;
+	double p50[2], p99[2], mean_rtts[2];
+	double kops;
+};
+
+static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
+		    const struct opts *o,
+		    const struct zipf *z, unsigned int read_pct,
+		    unsigned int clients, struct result *r)
+{
+	struct job *j = calloc(clients, sizeof(*j));
+	pthread_barrier_t start;
+	uint32_t *all[2];
+	size_t nall[2] = { 0 };
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	pthread_barrier_init(&start, NULL, clients);
+	for (unsigned int i = 0; i < clients; i++) {
+		j[i] = (struct job){ .s = s, .c = cl[i], .o = o, .z = z,
+				     .read_pct = read_pct, .idx = i, .ops = o->ops,
+				     .start = &start };
+		pthread_create(&j[i].th, NULL, bench_client, &j[i]);
+	}
+	for (unsigned int i = 0; i < clients; i++)
+		pthread_join(j[i].th, NULL);
+	pthread_barrier_destroy(&start);
+	for (int t = 0; t < 2; t++)
+		all[t] = malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
+	for (unsigned int i = 0; i < clients; i++) {
+		err |= j[i].err;
+		if (j[i].t0 && j[i].t0 < t0)
+			t0 = j[i].t0;
+		if (j[i].t1 > t1)
+			t1 = j[i].t1;
+		r->errors += j[i].st.errors;
+		for (int t = 0; t < 2; t++) {
+			r->n[t] += j[i].st.n[t];
+			for (int b = 0; b < RTT_BUCKETS; b++)
+				r->rtts[t][b] += j[i].st.rtts[t][b];
+			memcpy(all[t] + nall[t], j[i].st.lat[t],
+			       j[i].st.nlat[t] * sizeof(uint32_t));
+			nall[t] += j[i].st.nlat[t];
+			free(j[i].st.lat[t]);
+		}
+	}
+	for (int t = 0; t < 2; t++) {
+		uint64_t sum = 0;
+
+		qsort(all[t], nall[t], sizeof(uint32_t), cmp_u32);
+		if (nall[t]) {
+			r->p50[t] = all[t][(nall[t] + 1) / 2 - 1];
+			r->p99[t] = all[t][(size_t)ceil(0.99 * (double)nall[t]) - 1];
+		}
+		for (int b = 0; b < RTT_BUCKETS; b++)
+			sum += r->rtts[t][b] * (b + 1);
+		r->mean_rtts[t] = r->n[t] ? (double)sum / (double)r->n[t] : 0;
+		free(all[t]);
+	}
+	r->kops = t1 > t0 ? (double)(r->n[0] + r->n[1]) * 1e6 /
+				    (double)(t1 - t0) :
+			    0;
+	free(j);
+	return err;
+}
+
+static int load(struct mdk_swarm *s, const struct opts *o)
+{
+	struct mdk_swarm_client *c;
+	char err[256], key[32], val[4096];
+
+	c = mdk_swarm_client_new(s, err, sizeof(err));
+	if (!c) {
+		fprintf(stderr, "mdkctl swarm: load: %s\n", err);
+		return 1;
+	}
+	memset(val, 'v', sizeof(val));
+	for (uint64_t k = 0; k < o->keys; k++) {
+		int ret = mdk_swarm_insert(c, key, key_of(key, sizeof(key), k),
+					   val, o->value_size);
+
+		if (ret) {
+			fprintf(stderr, "mdkctl swarm: load: key %llu: %s\n",
+				(unsigned long long)k, strerror(-ret));
+			mdk_swarm_client_destroy(c);
+			return 1;
+		}
+	}
+	mdk_swarm_client_destroy(c);
+	return 0;
+}
+
+static const char *const wl_name[2] = { "A", "B" };
+static const unsigned int wl_read[2] = { 50, 95 };
+
+struct proto_res {
+	enum mdk_swarm_proto p;
+	struct result wl[2];
+	double sweep_kops[MAX_SWEEP];
+	bool ran;
+};
+
+static double pct1(const struct result *r, int t)
+{
+	return r->n[t] ? 100.0 * (double)r->rtts[t][0] / (double)r->n[t] : 0;
+}
+
+static void print_text(const struct opts *o, struct proto_res *pr,
+		       unsigned int np)
+{
+	const struct proto_res *raw = NULL;
+
+	for (unsigned int i = 0; i < np; i++)
+		if (pr[i].p == MDK_SWARM_PROTO_RAW && pr[i].ran)
+			raw = &pr[i];
+	printf("SWARM-KV bench: %u keys of %u B, values of %u B, %u replicas, %u clients, Zipf %.2f, RTT %.1f us, %u ops per client\n",
+	       o->keys, o->key_size, o->value_size, o->replicas, o->clients,
+	       o->theta, (double)o->rtt_ns / 1000, o->ops);
+	for (int w = 0; w < 2; w++) {
+		if (!strchr(o->workloads, wl_name[w][0]))
+			continue;
+		printf("\nYCSB %s (%u%% gets, %u%% updates)\n", wl_name[w],
+		       wl_read[w], 100 - wl_read[w]);
+		printf("  %-7s %-6s %7s %7s %7s %7s %7s %9s %9s %9s %8s\n",
+		       "proto", "op", "1 RTT", "2 RTT", "3+ RTT", "mean", "ops",
+		       "p50 us", "p99 us", "p50/raw", "kops/s");
+		for (unsigned int i = 0; i < np; i++) {
+			const struct result *r = &pr[i].wl[w];
+
+			if (!pr[i].ran)
+				continue;
+			for (int t = 0; t < 2; t++) {
+				uint64_t more = 0;
+
+				for (int b = 2; b < RTT_BUCKETS; b++)
+					more += r->rtts[t][b];
+				printf("  %-7s %-6s %6.2f%% %6.2f%% %6.2f%% %7.3f %7llu %9.2f %9.2f ",
+				       mdk_swarm_proto_name(pr[i].p),
+				       t ? "update" : "get", pct1(r, t),
+				       r->n[t] ? 100.0 * (double)r->rtts[t][1] / (double)r->n[t] : 0,
+				       r->n[t] ? 100.0 * (double)more / (double)r->n[t] : 0,
+				       r->mean_rtts[t], (unsigned long long)r->n[t],
+				       r->p50[t] / 1000, r->p99[t] / 1000);
+				if (raw && raw->wl[w].p50[t] > 0)
+					printf("%8.2fx ", r->p50[t] / raw->wl[w].p50[t]);
+				else
+					printf("%9s ", "-");
+				printf("%8.1f\n", t ? r->kops : r->kops);
+			}
+		}
+	}
+	if (o->nsweep) {
+		printf("\nThroughput (kops/s), YCSB %s, as clients grow\n",
+		       strchr(o->workloads, 'A') ? "A" : "B");
+		printf("  %-7s", "proto");
+		for (unsigned int k = 0; k < o->nsweep; k++)
+			printf(" %8u", o->sweep[k]);
+		printf("\n");
+		for (unsigned int i = 0; i < np; i++) {
+			if (!pr[i].ran)
+				continue;
+			printf("  %-7s", mdk_swarm_proto_name(pr[i].p));
+			for (unsigned int k = 0; k < o->nsweep; k++)
+				printf(" %8.1f", pr[i].sweep_kops[k]);
+			printf("\n");
+		}
+	}
+	/* The paper's targets, as ratios measured in this run. */
+	for (unsigned int i = 0; i < np && raw; i++) {
+		const struct proto_res *abd = NULL;
+
+		if (pr[i].p != MDK_SWARM_PROTO_SWARM || !pr[i].ran)
+			continue;
+		for (unsigned int k = 0; k < np; k++)
+			if (pr[k].p == MDK_SWARM_PROTO_ABD && pr[k].ran)
+				abd = &pr[k];
+		printf("\nTargets (SWARM-KV, YCSB B):\n");
+		printf("  gets in 1 RTT:    %6.2f%%   (target >= 99%%)\n",
+		       pct1(&pr[i].wl[1], 0));
+		printf("  updates in 1 RTT: %6.2f%%   (target >= 99%%)\n",
+		       pct1(&pr[i].wl[1], 1));
+		printf("  get p50 / RAW:    %6.2fx   (target <= 1.3x)\n",
+		       pr[i].wl[1].p50[0] / raw->wl[1].p50[0]);
+		if (abd)
+			printf("  DM-ABD / SWARM get p50: %6.2fx   (target about 2x)\n",
+			       abd->wl[1].p50[0] / pr[i].wl[1].p50[0]);
+	}
+}
+
+static void print_json(const struct opts *o, struct proto_res *pr,
+		       unsigned int np)
+{
+	printf("{\"keys\":%u,\"key_size\":%u,\"value_size\":%u,\"replicas\":%u,"
+	       "\"clients\":%u,\"theta\":%.3f,\"rtt_ns\":%llu,\"ops\":%u,\"protocols\":[",
+	       o->keys, o->key_size, o->value_size, o->replicas, o->clients,
+	       o->theta, (unsigned long long)o->rtt_ns, o->ops);
+	for (unsigned int i = 0, first = 1; i < np; i++) {
+		if (!pr[i].ran)
+			continue;
+		printf("%s{\"name\":\"%s\",\"workloads\":[", first ? "" : ",",
+		       mdk_swarm_proto_name(pr[i].p));
+		first = 0;
+		for (int w = 0, wf = 1; w < 2; w++) {
+			const struct result *r = &pr[i].wl[w];
+
+			if (!strchr(o->workloads, wl_name[w][0]))
+				continue;
+			printf("%s{\"name\":\"%s\",\"kops\":%.2f,\"errors\":%llu",
+			       wf ? "" : ",", wl_name[w], r->kops,
+			       (unsigned long long)r->errors);
+			wf = 0;
+			for (int t = 0; t < 2; t++) {
+				printf(",\"%s\":{\"ops\":%llu,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"mean_rtts\":%.4f,\"rtts\":[",
+				       t ? "update" : "get",
+				       (unsigned long long)r->n[t], r->p50[t],
+				       r->p99[t], r->mean_rtts[t]);
+				for (int b = 0; b < RTT_BUCKETS; b++)
+					printf("%s%llu", b ? "," : "",
+					       (unsigned long long)r->rtts[t][b]);
+				printf("]}");
+			}
+			printf("}");
+		}
+		printf("],\"sweep\":[");
+		for (unsigned int k = 0; k < o->nsweep; k++)
+			printf("%s{\"clients\":%u,\"kops\":%.2f}", k ? "," : "",
+			       o->sweep[k], pr[i].sweep_kops[k]);
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+static void print_csv(const struct opts *o, struct proto_res *pr,
+		      unsigned int np)
+{
+	printf("proto,workload,op,ops,rtt1_pct,mean_rtts,p50_ns,p99_ns,kops\n");
+	for (unsigned int i = 0; i < np; i++)
+		for (int w = 0; w < 2 && pr[i].ran; w++) {
+			if (!strchr(o->workloads, wl_name[w][0]))
+				continue;
+			for (int t = 0; t < 2; t++) {
+				const struct result *r = &pr[i].wl[w];
+
+				printf("%s,%s,%s,%llu,%.3f,%.4f,%.0f,%.0f,%.2f\n",
+				       mdk_swarm_proto_name(pr[i].p), wl_name[w],
+				       t ? "update" : "get",
+				       (unsigned long long)r->n[t], pct1(r, t),
+				       r->mean_rtts[t], r->p50[t], r->p99[t],
+				       r->kops);
+			}
+		}
+}
+
+static int parse_protos(const char *s, enum mdk_swarm_proto *p,
+			unsigned int *np)
+{
+	char buf[64], *tok, *save;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	*np = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned int k;
+
+		for (k = 0; k < 3; k++)
+			if (!strcmp(tok, mdk_swarm_proto_name(k)))
+				break;
+		if (k == 3 || *np == 3)
+			return usage_err("--protocols: '%s': expected raw, swarm, dm-abd",
+					 tok);
+		p[(*np)++] = k;
+	}
+	return *np ? 0 : usage_err("--protocols: '%s' is empty", s);
+}
+
+static const struct option bench_long[] = {
+	{ "keys", required_argument, NULL, 'k' },
+	{ "key-size", required_argument, NULL, 'K' },
+	{ "value-size", required_argument, NULL, 'V' },
+	{ "replicas", required_argument, NULL, 'r' },
+	{ "clients", required_argument, NULL, 'c' },
+	{ "ops", required_argument, NULL, 'o' },
+	{ "zipf", required_argument, NULL, 'z' },
+	{ "rtt-ns", required_argument, NULL, 't' },
+	{ "sweep", required_argument, NULL, 's' },
+	{ "workloads", required_argument, NULL, 'w' },
+	{ "protocols", required_argument, NULL, 'p' },
+	{ "cmm-mp", optional_argument, NULL, 'm' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "csv", no_argument, NULL, 'C' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static void defaults(struct opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->keys = 100000;
+	o->key_size = 24;
+	o->value_size = 64;
+	o->replicas = 3;
+	o->clients = 4;
+	o->ops = 20000;
+	o->theta = 0.99;
+	o->rtt_ns = 2000;
+	o->workloads = "AB";
+	o->protos = "raw,swarm,dm-abd";
+	o->fail_device = -1;
+}
+
+static int parse_common(int c, const char *arg, struct opts *o)
+{
+	char *end;
+	unsigned int v;
+
+	switch (c) {
+	case 'k':
+		return parse_uint("--keys", arg, 1, 1U << 26, &o->keys);
+	case 'K':
+		if (parse_uint("--key-size", arg, 24, 4096, &o->key_size))
+			return 2;
+		return 0;
+	case 'V':
+		return parse_uint("--value-size", arg, 8, 4096, &o->value_size);
+	case 'r':
+		return parse_uint("--replicas", arg, 1, MDK_SWARM_MAX_NODES,
+				  &o->replicas);
+	case 'c':
+		return parse_uint("--clients", arg, 1, 255, &o->clients);
+	case 'o':
+		return parse_uint("--ops", arg, 1, 100000000, &o->ops);
+	case 'z':
+		o->theta = strtod(arg, &end);
+		if (*end || end == arg || o->theta < 0 || o->theta >= 1)
+			return usage_err("--zipf: '%s': expected 0 <= theta < 1",
+					 arg);
+		return 0;
+	case 't':
+		if (parse_uint("--rtt-ns", arg, 0, 100000000, &v))
+			return 2;
+		o->rtt_ns = v;
+		o->rtt_set = true;
+		return 0;
+	case 'm':
+		o->cmm_mp = arg ? arg : "/dev/cmm_mp";
+		return 0;
+	case 'j':
+		o->json = true;
+		return 0;
+	case 'C':
+		o->csv = true;
+		return 0;
+	}
+	return -1;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	struct opts o;
+	enum mdk_swarm_proto plist[3];
+	struct proto_res pr[3] = { 0 };
+	unsigned int np, maxc;
+	struct zipf z;
+	int c, ret = 0;
+
+	defaults(&o);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jh", bench_long, NULL)) != -1) {
+		int r = parse_common(c, optarg, &o);
+
+		if (r > 0)
+			return r;
+		if (!r)
+			continue;
+		switch (c) {
+		case 's':
+			if (parse_sweep(optarg, &o))
+				return 2;
+			break;
+		case 'w':
+			if (!*optarg || strspn(optarg, "AB") != strlen(optarg))
+				return usage_err("--workloads: '%s': expected A, B or AB",
+						 optarg);
+			o.workloads = optarg;
+			break;
+		case 'p':
+			o.protos = optarg;
+			break;
+		case 'h':
+			printf("usage: mdkctl swarm bench [--keys N] [--key-size B] [--value-size B]\n"
+			       "        [--replicas N] [--clients N] [--ops N] [--zipf THETA]\n"
+			       "        [--rtt-ns NS] [--sweep N,N,...] [--workloads AB]\n"
+			       "        [--protocols raw,swarm,dm-abd] [--cmm-mp[=DEV]] [-j|--csv]\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return usage_err("bench: unexpected argument '%s'", argv[optind]);
+	if (parse_protos(o.protos, plist, &np))
+		return 2;
+	maxc = o.clients;
+	for (unsigned int k = 0; k < o.nsweep; k++)
+		if (o.sweep[k] > maxc)
+			maxc = o.sweep[k];
+	zipf_init(&z, o.keys, o.theta);
+
+	for (unsigned int i = 0; i < np && !ret; i++) {
+		/* The loader, then clients that every run reuses. */
+		struct mdk_swarm_opts so = { .proto = plist[i], .capacity = o.keys,
+					     .key_size = o.key_size,
+					     .value_size = o.value_size,
+					     .max_clients = 1 + maxc };
+		struct mdk_swarm_client *cli[256] = { 0 };
+		unsigned int nn = plist[i] == MDK_SWARM_PROTO_RAW ? 1 : o.replicas;
+		struct cluster cl;
+		struct mdk_swarm *s;
+		char err[256];
+
+		if (so.max_clients > MDK_SWARM_MAX_CLIENTS)
+			so.max_clients = MDK_SWARM_MAX_CLIENTS;
+		pr[i].p = plist[i];
+		if (cluster_new(&cl, &o, nn, mdk_swarm_node_bytes(&so)))
+			return 1;
+		s = mdk_swarm_format(cl.node, nn, &so, err, sizeof(err));
+		if (!s) {
+			fprintf(stderr, "mdkctl swarm: %s\n", err);
+			cluster_free(&cl);
+			return 1;
+		}
+		cluster_set_rtt(&cl, 0, false);
+		ret = load(s, &o);
+		for (unsigned int k = 0; k < maxc && !ret; k++) {
+			cli[k] = mdk_swarm_client_new(s, err, sizeof(err));
+			if (!cli[k] || mdk_swarm_warm(cli[k])) {
+				fprintf(stderr, "mdkctl swarm: client: %s\n", err);
+				ret = 1;
+			}
+		}
+		cluster_set_rtt(&cl, o.rtt_ns, o.cmm_mp && !o.rtt_set);
+		for (int w = 0; w < 2 && !ret; w++)
+			if (strchr(o.workloads, wl_name[w][0]))
+				ret = run_jobs(s, cli, &o, &z, wl_read[w],
+					       o.clients, &pr[i].wl[w]);
+		for (unsigned int k = 0; k < o.nsweep && !ret; k++) {
+			struct result r;
+
+			ret = run_jobs(s, cli, &o, &z,
+				       wl_read[strchr(o.workloads, 'A') ? 0 : 1],
+				       o.sweep[k], &r);
+			pr[i].sweep_kops[k] = r.kops;
+		}
+		pr[i].ran = !ret;
+		for (unsigned int k = 0; k < maxc; k++)
+			mdk_swarm_client_destroy(cli[k]);
+		mdk_swarm_destroy(s);
+		cluster_free(&cl);
+	}
+	if (ret)
+		return 1;
+	if (o.json)
+		print_json(&o, pr, np);
+	else if (o.csv)
+		print_csv(&o, pr, np);
+	else
+		print_text(&o, pr, np);
+	return 0;
+}
+
+/* Stress */
+
+struct sjob {
+	struct mdk_swarm *s;
+	const struct opts *o;
+	unsigned int idx;
+	pthread_t th;
+	struct mdk_lin_op *log;
+	size_t nlog, cap;
+	uint64_t end_ns;
+	volatile int *stop;
+};
+
+static void *stress_client(void *arg)
+{
+	struct sjob *j = arg;
+	uint64_t seed = 0x57e55 + j->idx * 7919ULL, seq = 0;
+	struct mdk_swarm_client *c;
+	char err[256], key[32], val[4096];
+
+	c = mdk_swarm_client_new(j->s, err, sizeof(err));
+	if (!c) {
+		fprintf(stderr, "mdkctl swarm: client: %s\n", err);
+		return NULL;
+	}
+	mdk_swarm_client_set_clock_skew(c, (int64_t)(rnd(&seed) % 2001) - 1000);
+	memset(val, 0, sizeof(val));
+	while (!*j->stop && j->nlog < j->cap) {
+		struct mdk_lin_op *op = &j->log[j->nlog];
+		uint64_t k = rnd(&seed) % j->o->keys;
+		size_t klen = key_of(key, sizeof(key), k), vlen = sizeof(val);
+		int ret;
+
+		memset(op, 0, sizeof(*op));
+		op->key = k;
+		op->client = j->idx;
+		if (rnd(&seed) % 2) {
+			op->kind = MDK_LIN_PUT;
+			op->value = ((uint64_t)(j->idx + 1) << 32) | ++seq;
+			memcpy(val, &op->value, 8);
+			op->call_ns = mdk_lin_now_ns();
+			ret = mdk_swarm_insert(c, key, klen, val, 8);
+		} else {
+			op->kind = MDK_LIN_GET;
+			op->call_ns = mdk_lin_now_ns();
+			ret = mdk_swarm_get(c, key, klen, val, &vlen);
+			op->value = MDK_LIN_ABSENT;
+			if (!ret)
+				memcpy(&op->value, val, 8);
+			else if (ret == -ENOENT)
+				ret = 0;
+		}
+		op->ret_ns = mdk_lin_now_ns();
+		if (ret) {
+			if (op->kind == MDK_LIN_PUT) {
+				op->ret_ns = MDK_LIN_PENDING;
+				j->nlog++;
+			}
+			break;
+		}
+		j->nlog++;
+		if (mdk_lin_now_ns() > j->end_ns)
+			break;
+	}
+	mdk_swarm_client_destroy(c);
+	return NULL;
+}
+
+static int fail_node(const struct opts *o, struct cluster *cl, unsigned int i)
+{
+#ifdef HAVE_CMM_MP
+	if (o->cmm_mp) {
+		struct cmm_mp_fault f = { .device = i };
+		int fd = open(o->cmm_mp, O_RDWR | O_CLOEXEC), ret;
+
+		if (fd < 0)
+			return -errno;
+		ret = ioctl(fd, CMM_MP_IOC_DEV_FAIL, &f) ? -errno : 0;
+		close(fd);
+		return ret;
+	}
+#endif
+	mdk_memnode_crash(cl->node[i]);
+	return 0;
+}
+
+static const struct option stress_long[] = {
+	{ "keys", required_argument, NULL, 'k' },
+	{ "replicas", required_argument, NULL, 'r' },
+	{ "clients", required_argument, NULL, 'c' },
+	{ "ops", required_argument, NULL, 'o' },
+	{ "rtt-ns", required_argument, NULL, 't' },
+	{ "protocol", required_argument, NULL, 'p' },
+	{ "crash", required_argument, NULL, 'x' },
+	{ "seconds", required_argument, NULL, 'S' },
+	{ "cmm-mp", optional_argument, NULL, 'm' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static int cmd_stress(int argc, char **argv)
+{
+	struct mdk_swarm_opts so = { 0 };
+	struct mdk_lin_report rep;
+	struct mdk_lin_op *all;
+	struct mdk_swarm_client *fin;
+	struct mdk_swarm *s;
+	struct cluster cl;
+	struct sjob *j;
+	struct opts o;
+	volatile int stop = 0;
+	enum mdk_swarm_proto plist[3];
+	unsigned int np = 0, crashed = 0;
+	size_t n = 0;
+	uint64_t t0;
+	char err[256];
+	int c, ret;
+
+	defaults(&o);
+	o.keys = 4;
+	o.clients = 6;
+	o.ops = 2000;
+	o.rtt_ns = 0;
+	o.seconds = 10;
+	o.protos = "swarm";
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jh", stress_long, NULL)) != -1) {
+		int r = parse_common(c, optarg, &o);
+
+		if (r > 0)
+			return r;
+		if (!r)
+			continue;
+		switch (c) {
+		case 'p':
+			o.protos = optarg;
+			break;
+		case 'x':
+			if (parse_uint("--crash", optarg, 0, MDK_SWARM_MAX_NODES,
+				       &o.crash_nodes))
+				return 2;
+			break;
+		case 'S':
+			if (parse_uint("--seconds", optarg, 1, 3600, &o.seconds))
+				return 2;
+			break;
+		case 'h':
+			printf("usage: mdkctl swarm stress [--protocol swarm|dm-abd] [--keys N]\n"
+			       "        [--replicas N] [--clients N] [--ops N] [--crash N]\n"
+			       "        [--seconds S] [--rtt-ns NS] [--cmm-mp[=DEV]] [-j]\n");
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return usage_err("stress: unexpected argument '%s'", argv[optind]);
+	if (parse_protos(o.protos, plist, &np))
+		return 2;
+	if (np != 1 || plist[0] == MDK_SWARM_PROTO_RAW)
+		return usage_err("--protocol: '%s': expected swarm or dm-abd",
+				 o.protos);
+	if (2 * o.crash_nodes >= o.replicas)
+		return usage_err("--crash: %s nodes is not a minority of the replicas",
+				 argv[optind - 1]);
+	so.proto = plist[0];
+	so.capacity = o.keys;
+	so.max_clients = o.clients + 1;
+	if (cluster_new(&cl, &o, o.replicas, mdk_swarm_node_bytes(&so)))
+		return 1;
+	cluster_set_rtt(&cl, o.rtt_ns, o.cmm_mp && !o.rtt_set);
+	s = mdk_swarm_format(cl.node, o.replicas, &so, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "mdkctl swarm: %s\n", err);
+		cluster_free(&cl);
+		return 1;
+	}
+	j = calloc(o.clients, sizeof(*j));
+	t0 = mdk_lin_now_ns();
+	for (unsigned int i = 0; i < o.clients; i++) {
+		j[i] = (struct sjob){ .s = s, .o = &o, .idx = i, .cap = o.ops,
+				      .stop = &stop,
+				      .end_ns = t0 + o.seconds * 1000000000ULL };
+		j[i].log = calloc(o.ops, sizeof(*j[i].log));
+		pthread_create(&j[i].th, NULL, stress_client, &j[i]);
+	}
+	/* Crash nodes (fail devices) one after the other, mid-run. */
+	for (unsigned int k = 0; k < o.crash_nodes; k++) {
+		size_t done;
+
+		do {
+			usleep(2000);
+			done = 0;
+			for (unsigned int i = 0; i < o.clients; i++)
+				done += __atomic_load_n(&j[i].nlog, __ATOMIC_RELAXED);
+		} while (done < (size_t)o.clients * o.ops * (k + 1) /
+					(o.crash_nodes + 2) &&
+			 mdk_lin_now_ns() - t0 <
+				 o.seconds * 1000000000ULL * (k + 1) /
+					 (o.crash_nodes + 2));
+		ret = fail_node(&o, &cl, 2 * k % o.replicas);
+		if (ret)
+			fprintf(stderr, "mdkctl swarm: failing node %u: %s\n",
+				2 * k % o.replicas, strerror(-ret));
+		else
+			crashed++;
+	}
+	for (unsigned int i = 0; i < o.clients; i++)
+		pthread_join(j[i].th, NULL);
+
+	all = calloc((size_t)o.clients * o.ops + o.keys, sizeof(*all));
+	for (unsigned int i = 0; i < o.clients; i++) {
+		memcpy(all + n, j[i].log, j[i].nlog * sizeof(*all));
+		n += j[i].nlog;
+		free(j[i].log);
+	}
+	free(j);
+	ret = 0;
+	fin = mdk_swarm_client_new(s, err, sizeof(err));
+	if (!fin) {
+		fprintf(stderr, "mdkctl swarm: final reads: %s\n", err);
+		ret = 1;
+	}
+	for (uint64_t k = 0; fin && k < o.keys; k++) {
+		struct mdk_lin_op *op = &all[n++];
+		char key[32], val[4096];
+		size_t vlen = sizeof(val);
+		int r;
+
+		op->key = k;
+		op->kind = MDK_LIN_GET;
+		op->client = o.clients;
+		op->call_ns = mdk_lin_now_ns();
+		r = mdk_swarm_get(fin, key, key_of(key, sizeof(key), k), val, &vlen);
+		op->ret_ns = mdk_lin_now_ns();
+		op->value = MDK_LIN_ABSENT;
+		if (!r)
+			memcpy(&op->value, val, 8);
+		else if (r != -ENOENT) {
+			fprintf(stderr, "mdkctl swarm: final get of key %llu: %s\n",
+				(unsigned long long)k, strerror(-r));
+			ret = 1;
+		}
+	}
+	mdk_swarm_client_destroy(fin);
+	if (!ret && mdk_lincheck(all, n, 1000000000ULL, &rep)) {
+		fprintf(stderr, "mdkctl swarm: checker: %s\n", rep.msg);
+		ret = 1;
+	}
+	if (!ret) {
+		if (o.json)
+			printf("{\"protocol\":\"%s\",\"nodes\":%u,\"crashed\":%u,\"clients\":%u,\"keys\":%u,\"ops\":%zu,\"configurations\":%llu,\"linearizable\":%s}\n",
+			       mdk_swarm_proto_name(so.proto), o.replicas, crashed,
+			       o.clients, o.keys, n,
+			       (unsigned long long)rep.explored,
+			       rep.linearizable ? "true" : "false");
+		else
+			printf("%s: %u nodes (%u crashed), %u clients, %u keys: %zu operations, %s%s%s\n",
+			       mdk_swarm_proto_name(so.proto), o.replicas,
+			       crashed, o.clients, o.keys, n,
+			       rep.linearizable ? "linearizable" :
+						  "NOT linearizable: ",
+			       rep.linearizable ? "" : rep.msg, "");
+		ret = rep.linearizable ? 0 : 1;
+	}
+	if (crashed < o.crash_nodes)
+		ret = 1;
+	free(all);
+	mdk_swarm_destroy(s);
+	cluster_free(&cl);
+	return ret;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	printf("usage: mdkctl swarm bench [OPTIONS]   YCSB on SWARM-KV, DM-ABD and RAW\n"
+	       "       mdkctl swarm stress [OPTIONS]  crash nodes, check linearizability\n"
+	       "See mdkctl(8).\n");
+	return 0;
+}
+
+static const struct mdkctl_cmd swarm_cmds[] = {
+	{ "bench", cmd_bench, "YCSB A and B: round trips, latency, throughput" },
+	{ "stress", cmd_stress, "a checked history under node crashes" },
+	{ "help", cmd_help, "show this help" },
+	{ 0 },
+};
+
+int cmd_swarm(int argc, char **argv)
+{
+	return mdkctl_dispatch(swarm_cmds, "swarm", argc - 1, argv + 1);
+}
