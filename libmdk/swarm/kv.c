@@ -805,11 +805,14 @@ int mdk_swarm_flush(struct mdk_swarm_client *c)
 
 	if (c->dead)
 		return -ECANCELED;
+	c->last = (struct mdk_swarm_op_stats){ 0 };
 	if (!c->bg_pending)
 		return 0;
 	sw_round_begin(c);
 	sw_add_bg(c);
 	ret = sw_round(c);
+	c->last.bg_rtts = c->last.rtts;
+	c->last.rtts = 0;
 	if (ret < 0)
 		return ret;
 	sw_bg_done(c);

@@ -47,15 +47,13 @@
 
 #define SG_MAX_ITER 100000
 
-enum {
-	SG_SLOW_WRITEBACK = 1,	/* get: committed max on a minority */
-	SG_SLOW_REREAD = 2,	/* get: unverified max, read again */
-	SG_SLOW_ABORTED = 4,	/* get: passed over a guess being aborted */
-	SG_SLOW_LOCKED = 8,	/* get: committed a guess through its lock */
-	SG_SLOW_GUESS = 16,	/* put: guess not provably fresh */
-	SG_SLOW_KEPT = 32,	/* put: a reader had locked the guess */
-	SG_SLOW_RETRY = 64,	/* put: guess aborted, written again */
-};
+#define SG_SLOW_WRITEBACK MDK_SWARM_SLOW_WRITEBACK
+#define SG_SLOW_REREAD MDK_SWARM_SLOW_REREAD
+#define SG_SLOW_ABORTED MDK_SWARM_SLOW_ABORTED
+#define SG_SLOW_LOCKED MDK_SWARM_SLOW_LOCKED
+#define SG_SLOW_GUESS MDK_SWARM_SLOW_GUESS
+#define SG_SLOW_KEPT MDK_SWARM_SLOW_KEPT
+#define SG_SLOW_RETRY MDK_SWARM_SLOW_RETRY
 
 static int read_view(struct mdk_swarm_client *c, struct sw_kent *ke)
 {

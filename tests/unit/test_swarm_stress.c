@@ -241,7 +241,7 @@ START_TEST(test_stress_many_keys)
 {
 	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
 			  .nodes = 3, .threads = 6, .keys = 16,
-			  .ops = 600 * scale(), .put_pct = 45, .del_pct = 5,
+			  .ops = 1500 * scale(), .put_pct = 45, .del_pct = 5,
 			  .chaos_ppm = 100000 };
 
 	run_plan(&p);
@@ -252,7 +252,7 @@ START_TEST(test_stress_one_hot_key)
 {
 	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
 			  .nodes = 3, .threads = 8, .keys = 1,
-			  .ops = 300 * scale(), .put_pct = 50,
+			  .ops = 800 * scale(), .put_pct = 50,
 			  .chaos_ppm = 300000, .skew_us = 2000 };
 
 	run_plan(&p);
@@ -263,7 +263,7 @@ START_TEST(test_stress_crash_1_of_3)
 {
 	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
 			  .nodes = 3, .threads = 6, .keys = 4,
-			  .ops = 400 * scale(), .put_pct = 50,
+			  .ops = 1000 * scale(), .put_pct = 50,
 			  .node_crashes = 1, .chaos_ppm = 200000,
 			  .skew_us = 500 };
 
@@ -275,7 +275,7 @@ START_TEST(test_stress_crash_2_of_5)
 {
 	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
 			  .nodes = 5, .threads = 6, .keys = 4,
-			  .ops = 400 * scale(), .put_pct = 50,
+			  .ops = 1000 * scale(), .put_pct = 50,
 			  .node_crashes = 2, .chaos_ppm = 200000,
 			  .skew_us = 500 };
 
@@ -287,7 +287,7 @@ START_TEST(test_stress_client_crashes)
 {
 	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
 			  .nodes = 3, .threads = 8, .keys = 2,
-			  .ops = 300 * scale(), .put_pct = 50,
+			  .ops = 800 * scale(), .put_pct = 50,
 			  .client_crashes = 4, .chaos_ppm = 200000,
 			  .skew_us = 1000 };
 

@@ -144,16 +144,26 @@ int mdk_swarm_warm(struct mdk_swarm_client *c);
 
 /*
  * struct mdk_swarm_op_stats - the cost of the client's last operation:
- * @rtts:       round trips before it returned (its latency in round trips)
- * @bg_rtts:    background round trips it ran after returning (its own, or
- *              piggybacked at no cost when 0)
- * @slow:       which slow path it took (0: none; see swarm.rst)
+ * @rtts:       round trips before it returned (its latency in round trips);
+ *              a write's background verification rides on the client's
+ *              next round at no cost
+ * @bg_rtts:    for mdk_swarm_flush(): the background round it ran (0 or 1)
+ * @slow:       the slow paths it took, MDK_SWARM_SLOW_* (0: none)
  */
 struct mdk_swarm_op_stats {
 	unsigned int rtts;
 	unsigned int bg_rtts;
 	unsigned int slow;
 };
+
+/* Slow paths (struct mdk_swarm_op_stats.slow), see Documentation/swarm.rst. */
+#define MDK_SWARM_SLOW_WRITEBACK 0x01 /* get: wrote back a committed value */
+#define MDK_SWARM_SLOW_REREAD 0x02    /* get: read again after an unverified one */
+#define MDK_SWARM_SLOW_ABORTED 0x04   /* get: passed over a guess being aborted */
+#define MDK_SWARM_SLOW_LOCKED 0x08    /* get: committed a guess through its lock */
+#define MDK_SWARM_SLOW_GUESS 0x10     /* update: the guess was not fresh */
+#define MDK_SWARM_SLOW_KEPT 0x20      /* update: a reader had locked the guess */
+#define MDK_SWARM_SLOW_RETRY 0x40     /* update: guess aborted, written again */
 
 void mdk_swarm_last_op(const struct mdk_swarm_client *c,
 		       struct mdk_swarm_op_stats *st);
