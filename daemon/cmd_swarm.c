@@ -211,10 +211,16 @@ static void cluster_set_rtt(struct cluster *cl, uint64_t rtt, bool keep)
 
 #define RTT_BUCKETS 8 /* 1, 2, ..., 7, 8 or more */
 
+/*
+ * Per operation type (get, update): the round trips it took, its wall
+ * latency, and its latency on a CPU of its own ("own"): wall latency minus
+ * the time spent waiting out round trips, plus their injected time.  The
+ * host may have fewer CPUs than clients; "own" is what the protocol costs.
+ */
 struct stats {
-	uint64_t n[2];			/* gets, updates */
+	uint64_t n[2];
 	uint64_t rtts[2][RTT_BUCKETS];
-	uint32_t *lat[2];		/* ns */
+	uint32_t *lat[2], *own[2]; /* ns */
 	size_t nlat[2], cap[2];
 	uint64_t errors;
 };
@@ -251,6 +257,7 @@ static void *bench_client(void *arg)
 	for (int t = 0; t < 2; t++) {
 		j->st.cap[t] = j->ops;
 		j->st.lat[t] = malloc(j->ops * sizeof(uint32_t));
+		j->st.own[t] = malloc(j->ops * sizeof(uint32_t));
 	}
 	pthread_barrier_wait(j->start);
 	j->t0 = mono_ns();
@@ -273,9 +280,15 @@ static void *bench_client(void *arg)
 		j->st.n[t]++;
 		j->st.rtts[t][st.rtts >= RTT_BUCKETS ? RTT_BUCKETS - 1 :
 			      st.rtts ? st.rtts - 1 : 0]++;
-		if (j->st.nlat[t] < j->st.cap[t])
+		if (j->st.nlat[t] < j->st.cap[t]) {
+			uint64_t own = dt - (st.wait_ns < dt ? st.wait_ns : dt) +
+				       st.rtt_ns;
+
+			j->st.own[t][j->st.nlat[t]] =
+				own > UINT32_MAX ? UINT32_MAX : (uint32_t)own;
 			j->st.lat[t][j->st.nlat[t]++] =
 				dt > UINT32_MAX ? UINT32_MAX : (uint32_t)dt;
+		}
 	}
 	j->t1 = mono_ns();
 	if (mdk_swarm_flush(c))
@@ -292,8 +305,8 @@ static int cmp_u32(const void *a, const void *b)
 
 struct result {
 	uint64_t n[2], rtts[2][RTT_BUCKETS], errors;
-	double p50[2], p99[2], mean_rtts[2];
-	double kops;
+	double p50[2], p99[2], own50[2], own99[2], own_mean[2], mean_rtts[2];
+	double kops, own_kops;
 };
 
 static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
@@ -303,7 +316,7 @@ static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
 {
 	struct job *j = calloc(clients, sizeof(*j));
 	pthread_barrier_t start;
-	uint32_t *all[2];
+	uint32_t *all[2], *own[2];
 	size_t nall[2] = { 0 };
 	uint64_t t0 = UINT64_MAX, t1 = 0;
 	int err = 0;
@@ -319,8 +332,10 @@ static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
 	for (unsigned int i = 0; i < clients; i++)
 		pthread_join(j[i].th, NULL);
 	pthread_barrier_destroy(&start);
-	for (int t = 0; t < 2; t++)
+	for (int t = 0; t < 2; t++) {
 		all[t] = malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
+		own[t] = malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
+	}
 	for (unsigned int i = 0; i < clients; i++) {
 		err |= j[i].err;
 		if (j[i].t0 && j[i].t0 < t0)
@@ -334,22 +349,44 @@ static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
 				r->rtts[t][b] += j[i].st.rtts[t][b];
 			memcpy(all[t] + nall[t], j[i].st.lat[t],
 			       j[i].st.nlat[t] * sizeof(uint32_t));
+			memcpy(own[t] + nall[t], j[i].st.own[t],
+			       j[i].st.nlat[t] * sizeof(uint32_t));
 			nall[t] += j[i].st.nlat[t];
 			free(j[i].st.lat[t]);
+			free(j[i].st.own[t]);
 		}
 	}
 	for (int t = 0; t < 2; t++) {
 		uint64_t sum = 0;
+		double osum = 0;
 
+		for (size_t k = 0; k < nall[t]; k++)
+			osum += own[t][k];
 		qsort(all[t], nall[t], sizeof(uint32_t), cmp_u32);
+		qsort(own[t], nall[t], sizeof(uint32_t), cmp_u32);
 		if (nall[t]) {
-			r->p50[t] = all[t][(nall[t] + 1) / 2 - 1];
-			r->p99[t] = all[t][(size_t)ceil(0.99 * (double)nall[t]) - 1];
+			size_t p50 = (nall[t] + 1) / 2 - 1;
+			size_t p99 = (size_t)ceil(0.99 * (double)nall[t]) - 1;
+
+			r->p50[t] = all[t][p50];
+			r->p99[t] = all[t][p99];
+			r->own50[t] = own[t][p50];
+			r->own99[t] = own[t][p99];
+			r->own_mean[t] = osum / (double)nall[t];
 		}
 		for (int b = 0; b < RTT_BUCKETS; b++)
 			sum += r->rtts[t][b] * (b + 1);
 		r->mean_rtts[t] = r->n[t] ? (double)sum / (double)r->n[t] : 0;
 		free(all[t]);
+		free(own[t]);
+	}
+	/* Clients on CPUs of their own: each runs back to back. */
+	if (r->n[0] + r->n[1]) {
+		double mean = (r->own_mean[0] * (double)r->n[0] +
+			       r->own_mean[1] * (double)r->n[1]) /
+			      (double)(r->n[0] + r->n[1]);
+
+		r->own_kops = mean > 0 ? (double)clients * 1e6 / mean : 0;
 	}
 	r->kops = t1 > t0 ? (double)(r->n[0] + r->n[1]) * 1e6 /
 				    (double)(t1 - t0) :
@@ -390,98 +427,131 @@ static const unsigned int wl_read[2] = { 50, 95 };
 struct proto_res {
 	enum mdk_swarm_proto p;
 	struct result wl[2];
-	double sweep_kops[MAX_SWEEP];
+	struct result sweep[MAX_SWEEP];
 	bool ran;
 };
 
-static double pct1(const struct result *r, int t)
+static double pct(const struct result *r, int t, int b)
 {
-	return r->n[t] ? 100.0 * (double)r->rtts[t][0] / (double)r->n[t] : 0;
+	uint64_t k = 0;
+
+	if (b < 2)
+		k = r->rtts[t][b];
+	else
+		for (int i = 2; i < RTT_BUCKETS; i++)
+			k += r->rtts[t][i];
+	return r->n[t] ? 100.0 * (double)k / (double)r->n[t] : 0;
 }
 
-static void print_text(const struct opts *o, struct proto_res *pr,
+static const struct proto_res *find(const struct proto_res *pr,
+				    unsigned int np, enum mdk_swarm_proto p)
+{
+	for (unsigned int i = 0; i < np; i++)
+		if (pr[i].p == p && pr[i].ran)
+			return &pr[i];
+	return NULL;
+}
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+static void print_text(const struct opts *o, const struct proto_res *pr,
 		       unsigned int np)
 {
-	const struct proto_res *raw = NULL;
+	const struct proto_res *raw = find(pr, np, MDK_SWARM_PROTO_RAW);
+	const struct proto_res *sw = find(pr, np, MDK_SWARM_PROTO_SWARM);
+	const struct proto_res *abd = find(pr, np, MDK_SWARM_PROTO_ABD);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	for (unsigned int i = 0; i < np; i++)
-		if (pr[i].p == MDK_SWARM_PROTO_RAW && pr[i].ran)
-			raw = &pr[i];
-	printf("SWARM-KV bench: %u keys of %u B, values of %u B, %u replicas, %u clients, Zipf %.2f, RTT %.1f us, %u ops per client\n",
+	printf("SWARM-KV bench: %u keys of %u B, values of %u B, %u replicas, %u clients, Zipf %.2f, injected RTT %.1f us, %u ops per client, %ld CPUs\n",
 	       o->keys, o->key_size, o->value_size, o->replicas, o->clients,
-	       o->theta, (double)o->rtt_ns / 1000, o->ops);
+	       o->theta, (double)o->rtt_ns / 1000, o->ops, cpus);
+	printf("Latency \"own\": on a CPU of its own (wall time minus time waiting out round trips, plus their injected time); \"wall\": as measured on this host.\n");
 	for (int w = 0; w < 2; w++) {
 		if (!strchr(o->workloads, wl_name[w][0]))
 			continue;
 		printf("\nYCSB %s (%u%% gets, %u%% updates)\n", wl_name[w],
 		       wl_read[w], 100 - wl_read[w]);
-		printf("  %-7s %-6s %7s %7s %7s %7s %7s %9s %9s %9s %8s\n",
-		       "proto", "op", "1 RTT", "2 RTT", "3+ RTT", "mean", "ops",
-		       "p50 us", "p99 us", "p50/raw", "kops/s");
+		printf("  %-7s %-6s %7s %7s %7s %6s %8s %8s %8s %8s %8s %8s\n",
+		       "proto", "op", "1 RTT", "2 RTT", "3+ RTT", "mean", "own p50",
+		       "own p99", "vs raw", "wall p50", "wall p99", "ops");
 		for (unsigned int i = 0; i < np; i++) {
 			const struct result *r = &pr[i].wl[w];
 
 			if (!pr[i].ran)
 				continue;
-			for (int t = 0; t < 2; t++) {
-				uint64_t more = 0;
-
-				for (int b = 2; b < RTT_BUCKETS; b++)
-					more += r->rtts[t][b];
-				printf("  %-7s %-6s %6.2f%% %6.2f%% %6.2f%% %7.3f %7llu %9.2f %9.2f ",
+			for (int t = 0; t < 2; t++)
+				printf("  %-7s %-6s %6.2f%% %6.2f%% %6.2f%% %6.3f %7.2fu %7.2fu %7.2fx %7.2fu %7.2fu %8llu\n",
 				       mdk_swarm_proto_name(pr[i].p),
-				       t ? "update" : "get", pct1(r, t),
-				       r->n[t] ? 100.0 * (double)r->rtts[t][1] / (double)r->n[t] : 0,
-				       r->n[t] ? 100.0 * (double)more / (double)r->n[t] : 0,
-				       r->mean_rtts[t], (unsigned long long)r->n[t],
-				       r->p50[t] / 1000, r->p99[t] / 1000);
-				if (raw && raw->wl[w].p50[t] > 0)
-					printf("%8.2fx ", r->p50[t] / raw->wl[w].p50[t]);
-				else
-					printf("%9s ", "-");
-				printf("%8.1f\n", t ? r->kops : r->kops);
-			}
+				       t ? "update" : "get", pct(r, t, 0),
+				       pct(r, t, 1), pct(r, t, 2), r->mean_rtts[t],
+				       r->own50[t] / 1000, r->own99[t] / 1000,
+				       raw ? ratio(r->own50[t], raw->wl[w].own50[t]) : 0,
+				       r->p50[t] / 1000, r->p99[t] / 1000,
+				       (unsigned long long)r->n[t]);
+			printf("  %-7s throughput %.1f kops/s own, %.1f kops/s wall\n",
+			       mdk_swarm_proto_name(pr[i].p), r->own_kops,
+			       r->kops);
 		}
 	}
 	if (o->nsweep) {
-		printf("\nThroughput (kops/s), YCSB %s, as clients grow\n",
+		printf("\nThroughput (kops/s, own / wall), YCSB %s, as clients grow\n",
 		       strchr(o->workloads, 'A') ? "A" : "B");
-		printf("  %-7s", "proto");
+		printf("  %-7s", "clients");
 		for (unsigned int k = 0; k < o->nsweep; k++)
-			printf(" %8u", o->sweep[k]);
+			printf(" %15u", o->sweep[k]);
 		printf("\n");
 		for (unsigned int i = 0; i < np; i++) {
 			if (!pr[i].ran)
 				continue;
 			printf("  %-7s", mdk_swarm_proto_name(pr[i].p));
 			for (unsigned int k = 0; k < o->nsweep; k++)
-				printf(" %8.1f", pr[i].sweep_kops[k]);
+				printf(" %7.1f/%-7.1f", pr[i].sweep[k].own_kops,
+				       pr[i].sweep[k].kops);
 			printf("\n");
 		}
 	}
-	/* The paper's targets, as ratios measured in this run. */
-	for (unsigned int i = 0; i < np && raw; i++) {
-		const struct proto_res *abd = NULL;
+	if (!sw)
+		return;
+	for (int w = 0; w < 2; w++) {
+		const struct result *r = &sw->wl[w];
 
-		if (pr[i].p != MDK_SWARM_PROTO_SWARM || !pr[i].ran)
+		if (!strchr(o->workloads, wl_name[w][0]))
 			continue;
-		for (unsigned int k = 0; k < np; k++)
-			if (pr[k].p == MDK_SWARM_PROTO_ABD && pr[k].ran)
-				abd = &pr[k];
-		printf("\nTargets (SWARM-KV, YCSB B):\n");
-		printf("  gets in 1 RTT:    %6.2f%%   (target >= 99%%)\n",
-		       pct1(&pr[i].wl[1], 0));
-		printf("  updates in 1 RTT: %6.2f%%   (target >= 99%%)\n",
-		       pct1(&pr[i].wl[1], 1));
-		printf("  get p50 / RAW:    %6.2fx   (target <= 1.3x)\n",
-		       pr[i].wl[1].p50[0] / raw->wl[1].p50[0]);
+		printf("\nTargets, YCSB %s:\n", wl_name[w]);
+		printf("  SWARM-KV gets in 1 RTT         %6.2f%%  (target >= 99%%)\n",
+		       pct(r, 0, 0));
+		printf("  SWARM-KV updates in 1 RTT      %6.2f%%  (target >= 99%%)\n",
+		       pct(r, 1, 0));
+		if (raw)
+			printf("  get p50, SWARM-KV / RAW        %6.2fx  own, %.2fx wall  (target <= 1.3x)\n",
+			       ratio(r->own50[0], raw->wl[w].own50[0]),
+			       ratio(r->p50[0], raw->wl[w].p50[0]));
 		if (abd)
-			printf("  DM-ABD / SWARM get p50: %6.2fx   (target about 2x)\n",
-			       abd->wl[1].p50[0] / pr[i].wl[1].p50[0]);
+			printf("  get p50, DM-ABD / SWARM-KV     %6.2fx  own, %.2fx wall  (target about 2x)\n",
+			       ratio(abd->wl[w].own50[0], r->own50[0]),
+			       ratio(abd->wl[w].p50[0], r->p50[0]));
 	}
 }
 
-static void print_json(const struct opts *o, struct proto_res *pr,
+static void json_result(const struct result *r)
+{
+	printf("\"kops\":%.2f,\"own_kops\":%.2f,\"errors\":%llu", r->kops,
+	       r->own_kops, (unsigned long long)r->errors);
+	for (int t = 0; t < 2; t++) {
+		printf(",\"%s\":{\"ops\":%llu,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"own_p50_ns\":%.0f,\"own_p99_ns\":%.0f,\"mean_rtts\":%.4f,\"rtts\":[",
+		       t ? "update" : "get", (unsigned long long)r->n[t], r->p50[t],
+		       r->p99[t], r->own50[t], r->own99[t], r->mean_rtts[t]);
+		for (int b = 0; b < RTT_BUCKETS; b++)
+			printf("%s%llu", b ? "," : "",
+			       (unsigned long long)r->rtts[t][b]);
+		printf("]}");
+	}
+}
+
+static void print_json(const struct opts *o, const struct proto_res *pr,
 		       unsigned int np)
 {
 	printf("{\"keys\":%u,\"key_size\":%u,\"value_size\":%u,\"replicas\":%u,"
@@ -495,54 +565,50 @@ static void print_json(const struct opts *o, struct proto_res *pr,
 		       mdk_swarm_proto_name(pr[i].p));
 		first = 0;
 		for (int w = 0, wf = 1; w < 2; w++) {
-			const struct result *r = &pr[i].wl[w];
-
 			if (!strchr(o->workloads, wl_name[w][0]))
 				continue;
-			printf("%s{\"name\":\"%s\",\"kops\":%.2f,\"errors\":%llu",
-			       wf ? "" : ",", wl_name[w], r->kops,
-			       (unsigned long long)r->errors);
+			printf("%s{\"name\":\"%s\",", wf ? "" : ",", wl_name[w]);
 			wf = 0;
-			for (int t = 0; t < 2; t++) {
-				printf(",\"%s\":{\"ops\":%llu,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"mean_rtts\":%.4f,\"rtts\":[",
-				       t ? "update" : "get",
-				       (unsigned long long)r->n[t], r->p50[t],
-				       r->p99[t], r->mean_rtts[t]);
-				for (int b = 0; b < RTT_BUCKETS; b++)
-					printf("%s%llu", b ? "," : "",
-					       (unsigned long long)r->rtts[t][b]);
-				printf("]}");
-			}
+			json_result(&pr[i].wl[w]);
 			printf("}");
 		}
 		printf("],\"sweep\":[");
-		for (unsigned int k = 0; k < o->nsweep; k++)
-			printf("%s{\"clients\":%u,\"kops\":%.2f}", k ? "," : "",
-			       o->sweep[k], pr[i].sweep_kops[k]);
+		for (unsigned int k = 0; k < o->nsweep; k++) {
+			printf("%s{\"clients\":%u,", k ? "," : "", o->sweep[k]);
+			json_result(&pr[i].sweep[k]);
+			printf("}");
+		}
 		printf("]}");
 	}
 	printf("]}\n");
 }
 
-static void print_csv(const struct opts *o, struct proto_res *pr,
+static void print_csv(const struct opts *o, const struct proto_res *pr,
 		      unsigned int np)
 {
-	printf("proto,workload,op,ops,rtt1_pct,mean_rtts,p50_ns,p99_ns,kops\n");
-	for (unsigned int i = 0; i < np; i++)
-		for (int w = 0; w < 2 && pr[i].ran; w++) {
-			if (!strchr(o->workloads, wl_name[w][0]))
-				continue;
-			for (int t = 0; t < 2; t++) {
-				const struct result *r = &pr[i].wl[w];
+	printf("proto,workload,clients,op,ops,rtt1_pct,rtt2_pct,rtt3plus_pct,mean_rtts,own_p50_ns,own_p99_ns,p50_ns,p99_ns,own_kops,kops\n");
+	for (unsigned int i = 0; i < np; i++) {
+		if (!pr[i].ran)
+			continue;
+		for (int w = 0; w < 2 + (int)o->nsweep; w++) {
+			const struct result *r = w < 2 ? &pr[i].wl[w] :
+						     &pr[i].sweep[w - 2];
+			const char *wn = w < 2 ? wl_name[w] :
+					 strchr(o->workloads, 'A') ? "A" : "B";
+			unsigned int cl = w < 2 ? o->clients : o->sweep[w - 2];
 
-				printf("%s,%s,%s,%llu,%.3f,%.4f,%.0f,%.0f,%.2f\n",
-				       mdk_swarm_proto_name(pr[i].p), wl_name[w],
+			if (w < 2 && !strchr(o->workloads, wl_name[w][0]))
+				continue;
+			for (int t = 0; t < 2; t++)
+				printf("%s,%s,%u,%s,%llu,%.3f,%.3f,%.3f,%.4f,%.0f,%.0f,%.0f,%.0f,%.2f,%.2f\n",
+				       mdk_swarm_proto_name(pr[i].p), wn, cl,
 				       t ? "update" : "get",
-				       (unsigned long long)r->n[t], pct1(r, t),
-				       r->mean_rtts[t], r->p50[t], r->p99[t],
-				       r->kops);
-			}
+				       (unsigned long long)r->n[t], pct(r, t, 0),
+				       pct(r, t, 1), pct(r, t, 2), r->mean_rtts[t],
+				       r->own50[t], r->own99[t], r->p50[t], r->p99[t],
+				       r->own_kops, r->kops);
 		}
+	}
 }
 
 static int parse_protos(const char *s, enum mdk_swarm_proto *p,
@@ -737,14 +803,10 @@ static int cmd_bench(int argc, char **argv)
 			if (strchr(o.workloads, wl_name[w][0]))
 				ret = run_jobs(s, cli, &o, &z, wl_read[w],
 					       o.clients, &pr[i].wl[w]);
-		for (unsigned int k = 0; k < o.nsweep && !ret; k++) {
-			struct result r;
-
+		for (unsigned int k = 0; k < o.nsweep && !ret; k++)
 			ret = run_jobs(s, cli, &o, &z,
 				       wl_read[strchr(o.workloads, 'A') ? 0 : 1],
-				       o.sweep[k], &r);
-			pr[i].sweep_kops[k] = r.kops;
-		}
+				       o.sweep[k], &pr[i].sweep[k]);
 		pr[i].ran = !ret;
 		for (unsigned int k = 0; k < maxc; k++)
 			mdk_swarm_client_destroy(cli[k]);

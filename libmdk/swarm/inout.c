@@ -50,8 +50,10 @@ void sw_add_read_meta(struct mdk_swarm_client *c, struct sw_kent *ke)
 
 	for (unsigned int i = 0; i < s->n; i++) {
 		if (ke->way[i] >= 0)
-			sw_add_rd(c, i, sw_meta(s, ke->way[i]), c->scratch[i],
-				  s->h.meta_size);
+			/* From the in-place copy on: claim and key are known. */
+			sw_add_rd(c, i, sw_meta(s, ke->way[i]) + s->h.inplace_off,
+				  c->scratch[i] + s->h.inplace_off,
+				  s->h.meta_size - s->h.inplace_off);
 		else
 			sw_add_rd(c, i,
 				  sw_meta(s, (int32_t)((ke->tag / 2) %

@@ -154,9 +154,9 @@ static int exec_op(struct mdk_memnode *n, struct sw_op *op, bool after_store)
 	}
 }
 
-static void wait_ns(uint64_t ns)
+static uint64_t wait_ns(uint64_t ns)
 {
-	uint64_t end = mono_ns() + ns;
+	uint64_t start = mono_ns(), end = start + ns;
 	uint64_t now;
 
 	/*
@@ -173,6 +173,7 @@ static void wait_ns(uint64_t ns)
 			sched_yield();
 		}
 	}
+	return now - start;
 }
 
 int sw_round(struct mdk_swarm_client *c)
@@ -273,8 +274,9 @@ int sw_round(struct mdk_swarm_client *c)
 	{
 		uint64_t t = rtt[(nans < s->quorum ? nans : s->quorum) - 1];
 
+		c->last.rtt_ns += t;
 		if (t)
-			wait_ns(t);
+			c->last.wait_ns += wait_ns(t);
 	}
 	return (int)nans;
 }

@@ -149,11 +149,17 @@ int mdk_swarm_warm(struct mdk_swarm_client *c);
  *              next round at no cost
  * @bg_rtts:    for mdk_swarm_flush(): the background round it ran (0 or 1)
  * @slow:       the slow paths it took, MDK_SWARM_SLOW_* (0: none)
+ * @rtt_ns:     the injected round-trip times of its rounds, summed
+ * @wait_ns:    the wall time it spent waiting them out (more than @rtt_ns
+ *              when the thread was descheduled); its latency minus
+ *              @wait_ns plus @rtt_ns is its latency on a CPU of its own
  */
 struct mdk_swarm_op_stats {
 	unsigned int rtts;
 	unsigned int bg_rtts;
 	unsigned int slow;
+	uint64_t rtt_ns;
+	uint64_t wait_ns;
 };
 
 /* Slow paths (struct mdk_swarm_op_stats.slow), see Documentation/swarm.rst. */
