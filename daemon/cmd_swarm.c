@@ -987,9 +987,12 @@ static int cmd_stress(int argc, char **argv)
 	if (np != 1 || plist[0] == MDK_SWARM_PROTO_RAW)
 		return usage_err("--protocol: '%s': expected swarm or dm-abd",
 				 o.protos);
-	if (2 * o.crash_nodes >= o.replicas)
-		return usage_err("--crash: %s nodes is not a minority of the replicas",
-				 argv[optind - 1]);
+	if (2 * o.crash_nodes >= o.replicas) {
+		fprintf(stderr,
+			"mdkctl swarm: --crash: %u of %u nodes is not a minority (see mdkctl(8))\n",
+			o.crash_nodes, o.replicas);
+		return 2;
+	}
 	so.proto = plist[0];
 	so.capacity = o.keys;
 	so.max_clients = o.clients + 1;
