@@ -91,8 +91,9 @@ static int parse_sweep(const char *s, struct opts *o)
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (o->nsweep == MAX_SWEEP)
-			return usage_err("--sweep: more than 8 client counts in '%s'",
-					 s);
+			return usage_err(
+				"--sweep: more than 8 client counts in '%s'",
+				s);
 		if (parse_uint("--sweep", tok, 1, 255, &o->sweep[o->nsweep++]))
 			return 2;
 	}
@@ -156,8 +157,8 @@ static uint64_t zipf_next(const struct zipf *z, uint64_t *seed)
 static size_t key_of(char *buf, size_t size, uint64_t k)
 {
 	/* "user" and 20 digits: 24 bytes, YCSB's key format. */
-	return (size_t)snprintf(buf, size, "user%020llu", (unsigned long long)k) <
-			       size ?
+	return (size_t)snprintf(buf, size, "user%020llu",
+				(unsigned long long)k) < size ?
 		       24 :
 		       0;
 }
@@ -165,6 +166,7 @@ static size_t key_of(char *buf, size_t size, uint64_t k)
 /* Memory nodes: in-process, or one shared segment per CMM-MP device. */
 struct cluster {
 	struct mdk_memnode *node[MDK_SWARM_MAX_NODES];
+	uint64_t rtt0[MDK_SWARM_MAX_NODES]; /* a back end's own RTT */
 	unsigned int n;
 };
 
@@ -175,8 +177,8 @@ static void cluster_free(struct cluster *cl)
 	cl->n = 0;
 }
 
-static int cluster_new(struct cluster *cl, const struct opts *o,
-		       unsigned int n, uint64_t bytes)
+static int cluster_new(struct cluster *cl, const struct opts *o, unsigned int n,
+		       uint64_t bytes)
 {
 	char err[256];
 
@@ -184,27 +186,29 @@ static int cluster_new(struct cluster *cl, const struct opts *o,
 	for (unsigned int i = 0; i < n; i++) {
 		struct mdk_memnode *m;
 
-		m = o->cmm_mp ? mdk_memnode_new_cmm_mp(o->cmm_mp, i,
-						       MDK_MEMNODE_CMM_MP_LAST,
-						       (bytes + 4095) & ~4095ULL,
-						       err, sizeof(err)) :
-				mdk_memnode_new_mem(bytes, err, sizeof(err));
+		m = o->cmm_mp ?
+			    mdk_memnode_new_cmm_mp(o->cmm_mp, i,
+						   MDK_MEMNODE_CMM_MP_LAST,
+						   (bytes + 4095) & ~4095ULL,
+						   err, sizeof(err)) :
+			    mdk_memnode_new_mem(bytes, err, sizeof(err));
 		if (!m) {
 			fprintf(stderr, "mdkctl swarm: memory node %u: %s\n", i,
 				err);
 			cluster_free(cl);
 			return 1;
 		}
+		cl->rtt0[cl->n] = mdk_memnode_rtt(m);
 		cl->node[cl->n++] = m;
 	}
 	return 0;
 }
 
-static void cluster_set_rtt(struct cluster *cl, uint64_t rtt, bool keep)
+/* @rtt on every node, or with @own each back end's own (cmm_mp devices). */
+static void cluster_set_rtt(struct cluster *cl, uint64_t rtt, bool own)
 {
 	for (unsigned int i = 0; i < cl->n; i++)
-		if (!keep)
-			mdk_memnode_set_rtt(cl->node[i], rtt);
+		mdk_memnode_set_rtt(cl->node[i], own ? cl->rtt0[i] : rtt);
 }
 
 /* Benchmark */
@@ -270,7 +274,8 @@ static void *bench_client(void *arg)
 
 		t0 = mono_ns();
 		ret = get ? mdk_swarm_get(c, key, klen, val, &vlen) :
-			    mdk_swarm_update(c, key, klen, val, j->o->value_size);
+			    mdk_swarm_update(c, key, klen, val,
+					     j->o->value_size);
 		dt = mono_ns() - t0;
 		if (ret) {
 			j->st.errors++;
@@ -279,9 +284,11 @@ static void *bench_client(void *arg)
 		mdk_swarm_last_op(c, &st);
 		j->st.n[t]++;
 		j->st.rtts[t][st.rtts >= RTT_BUCKETS ? RTT_BUCKETS - 1 :
-			      st.rtts ? st.rtts - 1 : 0]++;
+			      st.rtts		     ? st.rtts - 1 :
+						       0]++;
 		if (j->st.nlat[t] < j->st.cap[t]) {
-			uint64_t own = dt - (st.wait_ns < dt ? st.wait_ns : dt) +
+			uint64_t own = dt -
+				       (st.wait_ns < dt ? st.wait_ns : dt) +
 				       st.rtt_ns;
 
 			j->st.own[t][j->st.nlat[t]] =
@@ -310,9 +317,9 @@ struct result {
 };
 
 static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
-		    const struct opts *o,
-		    const struct zipf *z, unsigned int read_pct,
-		    unsigned int clients, struct result *r)
+		    const struct opts *o, const struct zipf *z,
+		    unsigned int read_pct, unsigned int clients,
+		    struct result *r)
 {
 	struct job *j = calloc(clients, sizeof(*j));
 	pthread_barrier_t start;
@@ -324,8 +331,13 @@ static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
 	memset(r, 0, sizeof(*r));
 	pthread_barrier_init(&start, NULL, clients);
 	for (unsigned int i = 0; i < clients; i++) {
-		j[i] = (struct job){ .s = s, .c = cl[i], .o = o, .z = z,
-				     .read_pct = read_pct, .idx = i, .ops = o->ops,
+		j[i] = (struct job){ .s = s,
+				     .c = cl[i],
+				     .o = o,
+				     .z = z,
+				     .read_pct = read_pct,
+				     .idx = i,
+				     .ops = o->ops,
 				     .start = &start };
 		pthread_create(&j[i].th, NULL, bench_client, &j[i]);
 	}
@@ -333,8 +345,10 @@ static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
 		pthread_join(j[i].th, NULL);
 	pthread_barrier_destroy(&start);
 	for (int t = 0; t < 2; t++) {
-		all[t] = malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
-		own[t] = malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
+		all[t] =
+			malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
+		own[t] =
+			malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
 	}
 	for (unsigned int i = 0; i < clients; i++) {
 		err |= j[i].err;
@@ -443,8 +457,8 @@ static double pct(const struct result *r, int t, int b)
 	return r->n[t] ? 100.0 * (double)k / (double)r->n[t] : 0;
 }
 
-static const struct proto_res *find(const struct proto_res *pr,
-				    unsigned int np, enum mdk_swarm_proto p)
+static const struct proto_res *find(const struct proto_res *pr, unsigned int np,
+				    enum mdk_swarm_proto p)
 {
 	for (unsigned int i = 0; i < np; i++)
 		if (pr[i].p == p && pr[i].ran)
@@ -475,8 +489,9 @@ static void print_text(const struct opts *o, const struct proto_res *pr,
 		printf("\nYCSB %s (%u%% gets, %u%% updates)\n", wl_name[w],
 		       wl_read[w], 100 - wl_read[w]);
 		printf("  %-7s %-6s %7s %7s %7s %6s %8s %8s %8s %8s %8s %8s\n",
-		       "proto", "op", "1 RTT", "2 RTT", "3+ RTT", "mean", "own p50",
-		       "own p99", "vs raw", "wall p50", "wall p99", "ops");
+		       "proto", "op", "1 RTT", "2 RTT", "3+ RTT", "mean",
+		       "own p50", "own p99", "vs raw", "wall p50", "wall p99",
+		       "ops");
 		for (unsigned int i = 0; i < np; i++) {
 			const struct result *r = &pr[i].wl[w];
 
@@ -486,9 +501,12 @@ static void print_text(const struct opts *o, const struct proto_res *pr,
 				printf("  %-7s %-6s %6.2f%% %6.2f%% %6.2f%% %6.3f %7.2fu %7.2fu %7.2fx %7.2fu %7.2fu %8llu\n",
 				       mdk_swarm_proto_name(pr[i].p),
 				       t ? "update" : "get", pct(r, t, 0),
-				       pct(r, t, 1), pct(r, t, 2), r->mean_rtts[t],
-				       r->own50[t] / 1000, r->own99[t] / 1000,
-				       raw ? ratio(r->own50[t], raw->wl[w].own50[t]) : 0,
+				       pct(r, t, 1), pct(r, t, 2),
+				       r->mean_rtts[t], r->own50[t] / 1000,
+				       r->own99[t] / 1000,
+				       raw ? ratio(r->own50[t],
+						   raw->wl[w].own50[t]) :
+					     0,
 				       r->p50[t] / 1000, r->p99[t] / 1000,
 				       (unsigned long long)r->n[t]);
 			printf("  %-7s throughput %.1f kops/s own, %.1f kops/s wall\n",
@@ -542,8 +560,9 @@ static void json_result(const struct result *r)
 	       r->own_kops, (unsigned long long)r->errors);
 	for (int t = 0; t < 2; t++) {
 		printf(",\"%s\":{\"ops\":%llu,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"own_p50_ns\":%.0f,\"own_p99_ns\":%.0f,\"mean_rtts\":%.4f,\"rtts\":[",
-		       t ? "update" : "get", (unsigned long long)r->n[t], r->p50[t],
-		       r->p99[t], r->own50[t], r->own99[t], r->mean_rtts[t]);
+		       t ? "update" : "get", (unsigned long long)r->n[t],
+		       r->p50[t], r->p99[t], r->own50[t], r->own99[t],
+		       r->mean_rtts[t]);
 		for (int b = 0; b < RTT_BUCKETS; b++)
 			printf("%s%llu", b ? "," : "",
 			       (unsigned long long)r->rtts[t][b]);
@@ -567,7 +586,8 @@ static void print_json(const struct opts *o, const struct proto_res *pr,
 		for (int w = 0, wf = 1; w < 2; w++) {
 			if (!strchr(o->workloads, wl_name[w][0]))
 				continue;
-			printf("%s{\"name\":\"%s\",", wf ? "" : ",", wl_name[w]);
+			printf("%s{\"name\":\"%s\",", wf ? "" : ",",
+			       wl_name[w]);
 			wf = 0;
 			json_result(&pr[i].wl[w]);
 			printf("}");
@@ -592,9 +612,10 @@ static void print_csv(const struct opts *o, const struct proto_res *pr,
 			continue;
 		for (int w = 0; w < 2 + (int)o->nsweep; w++) {
 			const struct result *r = w < 2 ? &pr[i].wl[w] :
-						     &pr[i].sweep[w - 2];
+							 &pr[i].sweep[w - 2];
 			const char *wn = w < 2 ? wl_name[w] :
-					 strchr(o->workloads, 'A') ? "A" : "B";
+					 strchr(o->workloads, 'A') ? "A" :
+								     "B";
 			unsigned int cl = w < 2 ? o->clients : o->sweep[w - 2];
 
 			if (w < 2 && !strchr(o->workloads, wl_name[w][0]))
@@ -603,9 +624,10 @@ static void print_csv(const struct opts *o, const struct proto_res *pr,
 				printf("%s,%s,%u,%s,%llu,%.3f,%.3f,%.3f,%.4f,%.0f,%.0f,%.0f,%.0f,%.2f,%.2f\n",
 				       mdk_swarm_proto_name(pr[i].p), wn, cl,
 				       t ? "update" : "get",
-				       (unsigned long long)r->n[t], pct(r, t, 0),
-				       pct(r, t, 1), pct(r, t, 2), r->mean_rtts[t],
-				       r->own50[t], r->own99[t], r->p50[t], r->p99[t],
+				       (unsigned long long)r->n[t],
+				       pct(r, t, 0), pct(r, t, 1), pct(r, t, 2),
+				       r->mean_rtts[t], r->own50[t],
+				       r->own99[t], r->p50[t], r->p99[t],
 				       r->own_kops, r->kops);
 		}
 	}
@@ -626,8 +648,9 @@ static int parse_protos(const char *s, enum mdk_swarm_proto *p,
 			if (!strcmp(tok, mdk_swarm_proto_name(k)))
 				break;
 		if (k == 3 || *np == 3)
-			return usage_err("--protocols: '%s': expected raw, swarm, dm-abd",
-					 tok);
+			return usage_err(
+				"--protocols: '%s': expected raw, swarm, dm-abd",
+				tok);
 		p[(*np)++] = k;
 	}
 	return *np ? 0 : usage_err("--protocols: '%s' is empty", s);
@@ -692,8 +715,8 @@ static int parse_common(int c, const char *arg, struct opts *o)
 	case 'z':
 		o->theta = strtod(arg, &end);
 		if (*end || end == arg || o->theta < 0 || o->theta >= 1)
-			return usage_err("--zipf: '%s': expected 0 <= theta < 1",
-					 arg);
+			return usage_err(
+				"--zipf: '%s': expected 0 <= theta < 1", arg);
 		return 0;
 	case 't':
 		if (parse_uint("--rtt-ns", arg, 0, 100000000, &v))
@@ -739,8 +762,9 @@ static int cmd_bench(int argc, char **argv)
 			break;
 		case 'w':
 			if (!*optarg || strspn(optarg, "AB") != strlen(optarg))
-				return usage_err("--workloads: '%s': expected A, B or AB",
-						 optarg);
+				return usage_err(
+					"--workloads: '%s': expected A, B or AB",
+					optarg);
 			o.workloads = optarg;
 			break;
 		case 'p':
@@ -757,7 +781,8 @@ static int cmd_bench(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return usage_err("bench: unexpected argument '%s'", argv[optind]);
+		return usage_err("bench: unexpected argument '%s'",
+				 argv[optind]);
 	if (parse_protos(o.protos, plist, &np))
 		return 2;
 	maxc = o.clients;
@@ -768,12 +793,14 @@ static int cmd_bench(int argc, char **argv)
 
 	for (unsigned int i = 0; i < np && !ret; i++) {
 		/* The loader, then clients that every run reuses. */
-		struct mdk_swarm_opts so = { .proto = plist[i], .capacity = o.keys,
+		struct mdk_swarm_opts so = { .proto = plist[i],
+					     .capacity = o.keys,
 					     .key_size = o.key_size,
 					     .value_size = o.value_size,
 					     .max_clients = 1 + maxc };
 		struct mdk_swarm_client *cli[256] = { 0 };
-		unsigned int nn = plist[i] == MDK_SWARM_PROTO_RAW ? 1 : o.replicas;
+		unsigned int nn = plist[i] == MDK_SWARM_PROTO_RAW ? 1 :
+								    o.replicas;
 		struct cluster cl;
 		struct mdk_swarm *s;
 		char err[256];
@@ -794,7 +821,8 @@ static int cmd_bench(int argc, char **argv)
 		for (unsigned int k = 0; k < maxc && !ret; k++) {
 			cli[k] = mdk_swarm_client_new(s, err, sizeof(err));
 			if (!cli[k] || mdk_swarm_warm(cli[k])) {
-				fprintf(stderr, "mdkctl swarm: client: %s\n", err);
+				fprintf(stderr, "mdkctl swarm: client: %s\n",
+					err);
 				ret = 1;
 			}
 		}
@@ -804,9 +832,10 @@ static int cmd_bench(int argc, char **argv)
 				ret = run_jobs(s, cli, &o, &z, wl_read[w],
 					       o.clients, &pr[i].wl[w]);
 		for (unsigned int k = 0; k < o.nsweep && !ret; k++)
-			ret = run_jobs(s, cli, &o, &z,
-				       wl_read[strchr(o.workloads, 'A') ? 0 : 1],
-				       o.sweep[k], &pr[i].sweep[k]);
+			ret = run_jobs(
+				s, cli, &o, &z,
+				wl_read[strchr(o.workloads, 'A') ? 0 : 1],
+				o.sweep[k], &pr[i].sweep[k]);
 		pr[i].ran = !ret;
 		for (unsigned int k = 0; k < maxc; k++)
 			mdk_swarm_client_destroy(cli[k]);
@@ -963,12 +992,13 @@ static int cmd_stress(int argc, char **argv)
 			o.protos = optarg;
 			break;
 		case 'x':
-			if (parse_uint("--crash", optarg, 0, MDK_SWARM_MAX_NODES,
-				       &o.crash_nodes))
+			if (parse_uint("--crash", optarg, 0,
+				       MDK_SWARM_MAX_NODES, &o.crash_nodes))
 				return 2;
 			break;
 		case 'S':
-			if (parse_uint("--seconds", optarg, 1, 3600, &o.seconds))
+			if (parse_uint("--seconds", optarg, 1, 3600,
+				       &o.seconds))
 				return 2;
 			break;
 		case 'h':
@@ -981,7 +1011,8 @@ static int cmd_stress(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return usage_err("stress: unexpected argument '%s'", argv[optind]);
+		return usage_err("stress: unexpected argument '%s'",
+				 argv[optind]);
 	if (parse_protos(o.protos, plist, &np))
 		return 2;
 	if (np != 1 || plist[0] == MDK_SWARM_PROTO_RAW)
@@ -1008,9 +1039,13 @@ static int cmd_stress(int argc, char **argv)
 	j = calloc(o.clients, sizeof(*j));
 	t0 = mdk_lin_now_ns();
 	for (unsigned int i = 0; i < o.clients; i++) {
-		j[i] = (struct sjob){ .s = s, .o = &o, .idx = i, .cap = o.ops,
+		j[i] = (struct sjob){ .s = s,
+				      .o = &o,
+				      .idx = i,
+				      .cap = o.ops,
 				      .stop = &stop,
-				      .end_ns = t0 + o.seconds * 1000000000ULL };
+				      .end_ns =
+					      t0 + o.seconds * 1000000000ULL };
 		j[i].log = calloc(o.ops, sizeof(*j[i].log));
 		pthread_create(&j[i].th, NULL, stress_client, &j[i]);
 	}
@@ -1022,12 +1057,13 @@ static int cmd_stress(int argc, char **argv)
 			usleep(2000);
 			done = 0;
 			for (unsigned int i = 0; i < o.clients; i++)
-				done += __atomic_load_n(&j[i].nlog, __ATOMIC_RELAXED);
+				done += __atomic_load_n(&j[i].nlog,
+							__ATOMIC_RELAXED);
 		} while (done < (size_t)o.clients * o.ops * (k + 1) /
-					(o.crash_nodes + 2) &&
-			 mdk_lin_now_ns() - t0 <
-				 o.seconds * 1000000000ULL * (k + 1) /
-					 (o.crash_nodes + 2));
+					 (o.crash_nodes + 2) &&
+			 mdk_lin_now_ns() - t0 < o.seconds * 1000000000ULL *
+							 (k + 1) /
+							 (o.crash_nodes + 2));
 		ret = fail_node(&o, &cl, 2 * k % o.replicas);
 		if (ret)
 			fprintf(stderr, "mdkctl swarm: failing node %u: %s\n",
@@ -1061,13 +1097,15 @@ static int cmd_stress(int argc, char **argv)
 		op->kind = MDK_LIN_GET;
 		op->client = o.clients;
 		op->call_ns = mdk_lin_now_ns();
-		r = mdk_swarm_get(fin, key, key_of(key, sizeof(key), k), val, &vlen);
+		r = mdk_swarm_get(fin, key, key_of(key, sizeof(key), k), val,
+				  &vlen);
 		op->ret_ns = mdk_lin_now_ns();
 		op->value = MDK_LIN_ABSENT;
 		if (!r)
 			memcpy(&op->value, val, 8);
 		else if (r != -ENOENT) {
-			fprintf(stderr, "mdkctl swarm: final get of key %llu: %s\n",
+			fprintf(stderr,
+				"mdkctl swarm: final get of key %llu: %s\n",
 				(unsigned long long)k, strerror(-r));
 			ret = 1;
 		}
@@ -1080,8 +1118,8 @@ static int cmd_stress(int argc, char **argv)
 	if (!ret) {
 		if (o.json)
 			printf("{\"protocol\":\"%s\",\"nodes\":%u,\"crashed\":%u,\"clients\":%u,\"keys\":%u,\"ops\":%zu,\"configurations\":%llu,\"linearizable\":%s}\n",
-			       mdk_swarm_proto_name(so.proto), o.replicas, crashed,
-			       o.clients, o.keys, n,
+			       mdk_swarm_proto_name(so.proto), o.replicas,
+			       crashed, o.clients, o.keys, n,
 			       (unsigned long long)rep.explored,
 			       rep.linearizable ? "true" : "false");
 		else
@@ -1110,7 +1148,8 @@ static int cmd_help(int argc, char **argv)
 }
 
 static const struct mdkctl_cmd swarm_cmds[] = {
-	{ "bench", cmd_bench, "YCSB A and B: round trips, latency, throughput" },
+	{ "bench", cmd_bench,
+	  "YCSB A and B: round trips, latency, throughput" },
 	{ "stress", cmd_stress, "a checked history under node crashes" },
 	{ "help", cmd_help, "show this help" },
 	{ 0 },

@@ -40,8 +40,9 @@ static unsigned int probe_buckets(const struct mdk_swarm *s,
 {
 	uint64_t b = (ke->tag / 2) % s->h.nbuckets;
 
-	return s->h.nbuckets - b < SW_PROBES ? (unsigned int)(s->h.nbuckets - b) :
-					       SW_PROBES;
+	return s->h.nbuckets - b < SW_PROBES ?
+		       (unsigned int)(s->h.nbuckets - b) :
+		       SW_PROBES;
 }
 
 void sw_add_read_meta(struct mdk_swarm_client *c, struct sw_kent *ke)
@@ -51,15 +52,18 @@ void sw_add_read_meta(struct mdk_swarm_client *c, struct sw_kent *ke)
 	for (unsigned int i = 0; i < s->n; i++) {
 		if (ke->way[i] >= 0)
 			/* From the in-place copy on: claim and key are known. */
-			sw_add_rd(c, i, sw_meta(s, ke->way[i]) + s->h.inplace_off,
+			sw_add_rd(c, i,
+				  sw_meta(s, ke->way[i]) + s->h.inplace_off,
 				  c->scratch[i] + s->h.inplace_off,
 				  s->h.meta_size - s->h.inplace_off);
 		else
 			sw_add_rd(c, i,
-				  sw_meta(s, (int32_t)((ke->tag / 2) %
-						       s->h.nbuckets * SW_WAYS)),
+				  sw_meta(s,
+					  (int32_t)((ke->tag / 2) %
+						    s->h.nbuckets * SW_WAYS)),
 				  c->scratch[i],
-				  probe_buckets(s, ke) * SW_WAYS * s->h.meta_size);
+				  probe_buckets(s, ke) * SW_WAYS *
+					  s->h.meta_size);
 	}
 }
 
@@ -83,11 +87,13 @@ static int scan_buckets(struct mdk_swarm_client *c, struct sw_kent *ke,
 			const uint8_t *wm = c->scratch[i] +
 					    (b * SW_WAYS + w) * s->h.meta_size;
 			const uint64_t claim = *(const uint64_t *)wm;
-			const uint64_t *kl = (const uint64_t *)(wm + s->h.key_off);
+			const uint64_t *kl =
+				(const uint64_t *)(wm + s->h.key_off);
 
 			if (claim == ke->tag &&
-			    (!*kl || (*kl == c->klen &&
-				      !memcmp(kl + 1, c->keyimg + 1, c->klen)))) {
+			    (!*kl ||
+			     (*kl == c->klen &&
+			      !memcmp(kl + 1, c->keyimg + 1, c->klen)))) {
 				ke->way[i] = (int32_t)(w0 + b * SW_WAYS + w);
 				*m = wm;
 				return 1;
@@ -246,7 +252,8 @@ int sw_value_of(struct mdk_swarm_client *c, struct sw_kent *ke,
 		buf[i] = c->scratch[i] + SW_PROBES * SW_WAYS * s->h.meta_size;
 		if (cd->owner[i] >= 0 && ke->way[i] >= 0)
 			sw_add_rd(c, i,
-				  sw_cell(s, ke->way[i], (unsigned int)cd->owner[i],
+				  sw_cell(s, ke->way[i],
+					  (unsigned int)cd->owner[i],
 					  cd->loc[i]),
 				  buf[i], esz);
 	}
@@ -256,8 +263,8 @@ int sw_value_of(struct mdk_swarm_client *c, struct sw_kent *ke,
 	for (unsigned int i = 0; i < s->n; i++) {
 		if (!c->b[i].n || !c->b[i].answered)
 			continue;
-		if (sw_entry_valid(s, ke->tag,
-				   (const struct sw_entry *)buf[i], cd->id)) {
+		if (sw_entry_valid(s, ke->tag, (const struct sw_entry *)buf[i],
+				   cd->id)) {
 			memcpy(img, buf[i], esz);
 			goto found;
 		}
@@ -265,7 +272,8 @@ int sw_value_of(struct mdk_swarm_client *c, struct sw_kent *ke,
 	return -EAGAIN;
 found:
 	c->last.slow |= 0;
-	return val ? sw_entry_value(s, (const struct sw_entry *)img, val, vlen) :
+	return val ? sw_entry_value(s, (const struct sw_entry *)img, val,
+				    vlen) :
 		     0;
 }
 
@@ -341,10 +349,11 @@ void sw_add_install(struct mdk_swarm_client *c, struct sw_kent *ke,
 		if (ke->way[i] < 0)
 			continue;
 		if (newprev)
-			sw_add_wr(c, i, sw_wordoff(s, ke->way[i], c->id, SW_PREV),
+			sw_add_wr(c, i,
+				  sw_wordoff(s, ke->way[i], c->id, SW_PREV),
 				  sw_word(c, newprev), 8);
-		sw_add_wr(c, i, sw_cell(s, ke->way[i], c->id, tsp & SW_LOC), img,
-			  s->h.cell_size);
+		sw_add_wr(c, i, sw_cell(s, ke->way[i], c->id, tsp & SW_LOC),
+			  img, s->h.cell_size);
 		sw_add_wr(c, i, sw_wordoff(s, ke->way[i], c->id, SW_SLOT),
 			  sw_word(c, tsp), 8);
 	}
@@ -357,7 +366,8 @@ void sw_add_inplace(struct mdk_swarm_client *c, struct sw_kent *ke,
 	for (unsigned int i = 0; i < c->s->n; i++)
 		if (ke->way[i] >= 0)
 			sw_add_wr(c, i,
-				  sw_meta(c->s, ke->way[i]) + c->s->h.inplace_off,
+				  sw_meta(c->s, ke->way[i]) +
+					  c->s->h.inplace_off,
 				  img, c->s->h.cell_size);
 }
 
@@ -378,7 +388,8 @@ void sw_add_bg(struct mdk_swarm_client *c)
 	}
 	for (unsigned int i = 0; i < c->s->n; i++)
 		if (ke->way[i] >= 0)
-			sw_add_wr(c, i, sw_wordoff(c->s, ke->way[i], c->id, SW_SLOT),
+			sw_add_wr(c, i,
+				  sw_wordoff(c->s, ke->way[i], c->id, SW_SLOT),
 				  sw_word(c, c->bg_tsp | SW_VER), 8);
 }
 

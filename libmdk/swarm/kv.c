@@ -142,10 +142,10 @@ static int layout(struct sw_hdr *h, struct mdk_swarm_opts *o, unsigned int n,
 		       MDK_SWARM_MAX_CLIENTS, o->capacity);
 		return -EINVAL;
 	}
-	if (o->proto == MDK_SWARM_PROTO_RAW ? n != 1 :
-					      n < 1 || n > MDK_SWARM_MAX_NODES) {
-		sw_err(err, errlen,
-		       "swarm: %s needs %s memory nodes, got %u",
+	if (o->proto == MDK_SWARM_PROTO_RAW ?
+		    n != 1 :
+		    n < 1 || n > MDK_SWARM_MAX_NODES) {
+		sw_err(err, errlen, "swarm: %s needs %s memory nodes, got %u",
 		       protos[o->proto]->name,
 		       o->proto == MDK_SWARM_PROTO_RAW ? "exactly 1" : "1 to 9",
 		       n);
@@ -265,7 +265,8 @@ struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
 
 			ret = mdk_memnode_read(nodes[i], off, chunk, len);
 			if (!ret && memcmp(chunk, zero, len))
-				ret = mdk_memnode_write(nodes[i], off, zero, len);
+				ret = mdk_memnode_write(nodes[i], off, zero,
+							len);
 		}
 		h.node_idx = i;
 		if (!ret)
@@ -328,11 +329,10 @@ struct mdk_swarm *mdk_swarm_attach(struct mdk_memnode **nodes, unsigned int n,
 			free(s);
 			return NULL;
 		}
-		if (ok && (h.total != s->h.total ||
-			   h.epoch_us != s->h.epoch_us)) {
+		if (ok &&
+		    (h.total != s->h.total || h.epoch_us != s->h.epoch_us)) {
 			sw_err(err, errlen,
-			       "swarm: node %u belongs to another store",
-			       i);
+			       "swarm: node %u belongs to another store", i);
 			free(s);
 			return NULL;
 		}
@@ -396,9 +396,11 @@ struct mdk_swarm_client *mdk_swarm_client_new(struct mdk_swarm *s, char *err,
 	if (!c)
 		goto nomem;
 	c->s = s;
-	c->scratch_size = SW_PROBES * SW_WAYS * s->h.meta_size + 2 * s->h.cell_size;
+	c->scratch_size =
+		SW_PROBES * SW_WAYS * s->h.meta_size + 2 * s->h.cell_size;
 	for (unsigned int i = 0; i < s->n; i++) {
-		c->scratch[i] = aligned_alloc(64, (c->scratch_size + 63) & ~63UL);
+		c->scratch[i] =
+			aligned_alloc(64, (c->scratch_size + 63) & ~63UL);
 		if (!c->scratch[i])
 			goto nomem;
 	}
@@ -426,7 +428,8 @@ struct mdk_swarm_client *mdk_swarm_client_new(struct mdk_swarm *s, char *err,
 
 		sw_round_begin(c);
 		for (unsigned int i = 0; i < s->n; i++)
-			op[i] = sw_add_cas(c, i, SW_HDR_FIXED + 8ULL * id, 0, 1);
+			op[i] = sw_add_cas(c, i, SW_HDR_FIXED + 8ULL * id, 0,
+					   1);
 		ret = sw_round(c);
 		if (ret < 0)
 			break;
@@ -544,8 +547,8 @@ static struct sw_kent *cache_get(struct mdk_swarm_client *c, uint64_t tag,
 		slot = cache_slot(tab, cap - 1, tag, tag2);
 	}
 	if (!c->nchunks || c->chunk_used == SW_CHUNK) {
-		struct sw_kent **ch = realloc(c->chunks,
-					      (c->nchunks + 1) * sizeof(*ch));
+		struct sw_kent **ch =
+			realloc(c->chunks, (c->nchunks + 1) * sizeof(*ch));
 
 		if (!ch)
 			return NULL;
@@ -585,8 +588,8 @@ static bool way_is(struct mdk_swarm_client *c, const uint8_t *m, uint64_t tag)
 	if (*claim != tag)
 		return false;
 	/* Key bytes are written after the claim: trust the tag until then. */
-	return !*klen || (*klen == c->klen &&
-			  !memcmp(klen + 1, c->keyimg + 1, c->klen));
+	return !*klen ||
+	       (*klen == c->klen && !memcmp(klen + 1, c->keyimg + 1, c->klen));
 }
 
 static uint64_t bucket_off(struct mdk_swarm *s, uint64_t tag, unsigned int p)
@@ -603,8 +606,7 @@ static bool enough(struct mdk_swarm_client *c)
 
 	for (unsigned int i = 0; i < c->s->n; i++)
 		k += c->b[i].answered || !c->b[i].n;
-	return k >= c->s->quorum &&
-	       !(c->s->n > 1 && k == 0);
+	return k >= c->s->quorum && !(c->s->n > 1 && k == 0);
 }
 
 /*
@@ -646,21 +648,23 @@ static int locate(struct mdk_swarm_client *c, struct sw_kent *ke, bool claim)
 				continue;
 			base = bucket_off(s, ke->tag, probe[i]);
 			for (unsigned int w = 0; w < SW_WAYS; w++) {
-				const uint8_t *m = c->scratch[i] +
-						   w * s->h.meta_size;
+				const uint8_t *m =
+					c->scratch[i] + w * s->h.meta_size;
 
 				if (way_is(c, m, ke->tag)) {
-					ke->way[i] = (int32_t)((base -
-								s->h.meta_off) /
-								       s->h.meta_size +
-							       w);
+					ke->way[i] =
+						(int32_t)((base -
+							   s->h.meta_off) /
+								  s->h.meta_size +
+							  w);
 					break;
 				}
 				if (!*(const uint64_t *)m && freeway[i] < 0)
-					freeway[i] = (int32_t)((base -
-								s->h.meta_off) /
-								       s->h.meta_size +
-							       w);
+					freeway[i] =
+						(int32_t)((base -
+							   s->h.meta_off) /
+								  s->h.meta_size +
+							  w);
 			}
 			if (ke->way[i] < 0 && freeway[i] < 0)
 				probe[i]++; /* bucket full: next one */
@@ -672,9 +676,8 @@ static int locate(struct mdk_swarm_client *c, struct sw_kent *ke, bool claim)
 		sw_round_begin(c);
 		for (unsigned int i = 0; i < s->n; i++)
 			if (ke->way[i] < 0 && freeway[i] >= 0)
-				op[i] = sw_add_cas(c, i,
-						   sw_meta(s, freeway[i]), 0,
-						   ke->tag);
+				op[i] = sw_add_cas(c, i, sw_meta(s, freeway[i]),
+						   0, ke->tag);
 		ret = sw_round(c);
 		if (ret < 0)
 			return ret;
@@ -788,7 +791,8 @@ void sw_add_keybytes(struct mdk_swarm_client *c, struct sw_kent *ke)
 {
 	for (unsigned int i = 0; i < c->s->n; i++)
 		if (ke->way[i] >= 0 && ke->key_todo[i])
-			sw_add_wr(c, i, sw_meta(c->s, ke->way[i]) + c->s->h.key_off,
+			sw_add_wr(c, i,
+				  sw_meta(c->s, ke->way[i]) + c->s->h.key_off,
 				  c->keyimg, 8 + c->s->h.key_size);
 }
 
@@ -828,15 +832,15 @@ int mdk_swarm_warm(struct mdk_swarm_client *c)
 		return -ECANCELED;
 	for (unsigned int i = 0; i < s->n; i++) {
 		for (uint64_t w = 0; w < s->h.nways; w += chunk) {
-			if (mdk_memnode_read(s->nodes[i], sw_meta(s, (int32_t)w),
-					     c->scratch[i],
-					     chunk * s->h.meta_size))
+			if (mdk_memnode_read(
+				    s->nodes[i], sw_meta(s, (int32_t)w),
+				    c->scratch[i], chunk * s->h.meta_size))
 				break;
 			for (uint64_t k = 0; k < chunk; k++) {
-				const uint8_t *m = c->scratch[i] +
-						   k * s->h.meta_size;
-				const uint64_t *kl = (const uint64_t *)(m +
-									s->h.key_off);
+				const uint8_t *m =
+					c->scratch[i] + k * s->h.meta_size;
+				const uint64_t *kl =
+					(const uint64_t *)(m + s->h.key_off);
 				struct sw_kent *ke;
 
 				if (!*(const uint64_t *)m || !*kl ||

@@ -157,7 +157,8 @@ static int check_key(const struct mdk_lin_op *const *ops, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		z1[i] = mix(&seed);
 		z2[i] = mix(&seed);
-		evs[nev++] = (struct ev){ .t = ops[i]->call_ns, .op = (uint32_t)i };
+		evs[nev++] =
+			(struct ev){ .t = ops[i]->call_ns, .op = (uint32_t)i };
 		if (ops[i]->ret_ns != MDK_LIN_PENDING)
 			evs[nev++] = (struct ev){ .t = ops[i]->ret_ns,
 						  .op = (uint32_t)i,
@@ -344,9 +345,10 @@ int mdk_lincheck(const struct mdk_lin_op *ops, size_t n, uint64_t max_explored,
 		if (!r) {
 			rep->linearizable = false;
 			rep->bad_key = by[i]->key;
-			snprintf(rep->msg, sizeof(rep->msg),
-				 "key %llu: its %zu operations have no linearization",
-				 (unsigned long long)by[i]->key, j - i);
+			snprintf(
+				rep->msg, sizeof(rep->msg),
+				"key %llu: its %zu operations have no linearization",
+				(unsigned long long)by[i]->key, j - i);
 			break;
 		}
 		i = j;

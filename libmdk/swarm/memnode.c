@@ -162,8 +162,7 @@ int mdk_memnode_write(struct mdk_memnode *node, uint64_t off, const void *buf,
 	return ret;
 }
 
-int sw_memnode_rd(struct mdk_memnode *node, uint64_t off, void *buf,
-		  size_t len)
+int sw_memnode_rd(struct mdk_memnode *node, uint64_t off, void *buf, size_t len)
 {
 	int ret = check(node, off, len);
 
@@ -190,8 +189,8 @@ int mdk_memnode_cas(struct mdk_memnode *node, uint64_t off, uint64_t expect,
 
 	if (ret)
 		return ret;
-	ret = done(node, node->ops->cas(node->priv, off, expect, desired,
-					&found));
+	ret = done(node,
+		   node->ops->cas(node->priv, off, expect, desired, &found));
 	if (!ret && old)
 		*old = found;
 	return ret;
@@ -393,8 +392,7 @@ struct mdk_memnode *sw_memnode_new_mapped(const struct mdk_memnode_ops *ops,
 	return n;
 }
 
-struct mdk_memnode *mdk_memnode_new_mem(uint64_t size, char *err,
-					size_t errlen)
+struct mdk_memnode *mdk_memnode_new_mem(uint64_t size, char *err, size_t errlen)
 {
 	struct mdk_memnode *n;
 	void *base;

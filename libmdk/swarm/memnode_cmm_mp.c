@@ -78,7 +78,8 @@ int mdk_memnode_cmm_mp_info(const char *path, unsigned int *nr_devices,
 	(void)path;
 	(void)nr_devices;
 	(void)segment_bytes;
-	sw_err(err, errlen, "cmm_mp: libmdk was built without kmod/uapi/cmm_mp.h");
+	sw_err(err, errlen,
+	       "cmm_mp: libmdk was built without kmod/uapi/cmm_mp.h");
 	return -EOPNOTSUPP;
 #endif
 }
@@ -165,7 +166,8 @@ struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
 	}
 	if (ioctl(fd, CMM_MP_IOC_DEVICE, &di)) {
 		e = errno;
-		sw_err(err, errlen, "cmm_mp: device %u: %s", device, strerror(e));
+		sw_err(err, errlen, "cmm_mp: device %u: %s", device,
+		       strerror(e));
 		goto err_close;
 	}
 	if (di.state == CMM_MP_DEV_FAILED) {
@@ -193,9 +195,8 @@ struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
 		bytes = si.bytes;
 	if (bytes > si.bytes || bytes % 8) {
 		sw_err(err, errlen,
-		       "cmm_mp: segment %u has %llu bytes, %llu asked",
-		       segment, (unsigned long long)si.bytes,
-		       (unsigned long long)bytes);
+		       "cmm_mp: segment %u has %llu bytes, %llu asked", segment,
+		       (unsigned long long)si.bytes, (unsigned long long)bytes);
 		goto err_close;
 	}
 	base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -235,7 +236,8 @@ err_close:
 	(void)device;
 	(void)segment;
 	(void)bytes;
-	sw_err(err, errlen, "cmm_mp: libmdk was built without kmod/uapi/cmm_mp.h");
+	sw_err(err, errlen,
+	       "cmm_mp: libmdk was built without kmod/uapi/cmm_mp.h");
 	return NULL;
 #endif
 }

@@ -38,8 +38,8 @@ static int raw_put(struct mdk_swarm_client *c, struct sw_kent *ke,
 	struct mdk_swarm *s = c->s;
 	int ret;
 
-	sw_entry_fill(s, ke->tag, c->wimg, sw_make(sw_next_ts(c), c->id, true, 0),
-		      val, vlen, tomb);
+	sw_entry_fill(s, ke->tag, c->wimg,
+		      sw_make(sw_next_ts(c), c->id, true, 0), val, vlen, tomb);
 	sw_round_begin(c);
 	sw_add_keybytes(c, ke);
 	sw_add_inplace(c, ke, c->wimg);

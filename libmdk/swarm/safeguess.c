@@ -106,7 +106,8 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 				goto reread;
 			if (vret && vret != -ENOENT && vret != -EMSGSIZE)
 				return vret;
-			if (sw_popcount(cd->present & v->answered) < s->quorum) {
+			if (sw_popcount(cd->present & v->answered) <
+			    s->quorum) {
 				c->last.slow |= SG_SLOW_WRITEBACK;
 				ret = sw_writeback(c, ke, cd, c->wimg, false);
 				if (ret)
@@ -132,10 +133,10 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 		for (unsigned int i = 0; i < s->n; i++) {
 			if (!v->meta[i])
 				continue;
-			cas[i] = sw_add_cas(c, i,
-					    sw_wordoff(s, ke->way[i], w, SW_COMMIT),
-					    sw_mword(s, v->meta[i], w, SW_COMMIT),
-					    cd->id << 2);
+			cas[i] = sw_add_cas(
+				c, i, sw_wordoff(s, ke->way[i], w, SW_COMMIT),
+				sw_mword(s, v->meta[i], w, SW_COMMIT),
+				cd->id << 2);
 			abt[i] = sw_word(c, 0);
 			sw_add_rd(c, i, sw_wordoff(s, ke->way[i], w, SW_ABORT),
 				  abt[i], 8);

@@ -76,9 +76,9 @@ enum { SW_SLOT, SW_PREV, SW_ABORT, SW_COMMIT, SW_NWORDS };
 
 /* An in-place copy or an out-of-place buffer. */
 struct sw_entry {
-	uint64_t tsp;	   /* identity << 2 of the write it holds */
+	uint64_t tsp; /* identity << 2 of the write it holds */
 	uint64_t lenflags; /* value length | SW_TOMB */
-	uint64_t csum;	   /* sw_csum() of the rest */
+	uint64_t csum; /* sw_csum() of the rest */
 	uint64_t val[];
 };
 #define SW_TOMB (1ULL << 32)
@@ -239,8 +239,8 @@ static inline uint64_t sw_cell(const struct mdk_swarm *s, int32_t way,
 static inline uint64_t sw_mword(const struct mdk_swarm *s, const void *meta,
 				unsigned int cid, unsigned int w)
 {
-	const uint64_t *p = (const uint64_t *)((const uint8_t *)meta +
-					       s->h.words_off);
+	const uint64_t *p =
+		(const uint64_t *)((const uint8_t *)meta + s->h.words_off);
 
 	return p[cid * SW_NWORDS + w];
 }

@@ -103,15 +103,16 @@ START_TEST(test_kv_many_keys_two_clients)
 		int kl = snprintf(k, sizeof(k), "user%020d", i);
 		int vlen = snprintf(v, sizeof(v), "value-%d", i * 7);
 
-		ck_assert_int_eq(mdk_swarm_insert(i % 2 ? a : b, k, kl, v, vlen),
-				 0);
+		ck_assert_int_eq(
+			mdk_swarm_insert(i % 2 ? a : b, k, kl, v, vlen), 0);
 	}
 	for (int i = 0; i < 500; i++) {
 		int kl = snprintf(k, sizeof(k), "user%020d", i);
 		int wl = snprintf(want, sizeof(want), "value-%d", i * 7);
 
 		vl = sizeof(v);
-		ck_assert_int_eq(mdk_swarm_get(i % 2 ? b : a, k, kl, v, &vl), 0);
+		ck_assert_int_eq(mdk_swarm_get(i % 2 ? b : a, k, kl, v, &vl),
+				 0);
 		ck_assert_uint_eq(vl, (size_t)wl);
 		ck_assert(!memcmp(v, want, vl));
 	}
@@ -188,11 +189,13 @@ START_TEST(test_kv_bad_args)
 	ck_assert_int_eq(mdk_swarm_insert(c, "k", 1, big, 65), -EINVAL);
 	ck_assert_int_eq(mdk_swarm_insert(c, "k", 1, big, 64), 0);
 	ck_assert_int_eq(mdk_swarm_get(c, "k", 1, v, &vl), -EMSGSIZE);
-	ck_assert_ptr_null(mdk_swarm_format(f.node, 3, &o, f.err, sizeof(f.err)));
+	ck_assert_ptr_null(
+		mdk_swarm_format(f.node, 3, &o, f.err, sizeof(f.err)));
 	ck_assert_msg(strstr(f.err, "exactly 1"), "%s", f.err);
 	o.proto = MDK_SWARM_PROTO_SWARM;
 	o.max_clients = 2000;
-	ck_assert_ptr_null(mdk_swarm_format(f.node, 3, &o, f.err, sizeof(f.err)));
+	ck_assert_ptr_null(
+		mdk_swarm_format(f.node, 3, &o, f.err, sizeof(f.err)));
 	mdk_swarm_client_destroy(c);
 	fx_free(&f);
 }

@@ -29,10 +29,10 @@ static bool lin(const struct mdk_lin_op *ops, size_t n)
 	return rep.linearizable;
 }
 
-#define LIN(...)                                                     \
-	({                                                           \
-		const struct mdk_lin_op h_[] = { __VA_ARGS__ };      \
-		lin(h_, sizeof(h_) / sizeof(h_[0]));                 \
+#define LIN(...)                                                \
+	({                                                      \
+		const struct mdk_lin_op h_[] = { __VA_ARGS__ }; \
+		lin(h_, sizeof(h_) / sizeof(h_[0]));            \
 	})
 
 /* { key, value, call, ret, client, kind } */
@@ -97,8 +97,8 @@ START_TEST(test_lincheck_keys_independent)
 {
 	struct mdk_lin_report rep;
 	const struct mdk_lin_op h[] = {
-		{ 1, 5, 0, 1, 0, P },  { 2, 6, 0, 1, 1, P },
-		{ 1, 5, 2, 3, 2, G },  { 2, A, 2, 3, 2, G }, /* bad: key 2 */
+		{ 1, 5, 0, 1, 0, P }, { 2, 6, 0, 1, 1, P },
+		{ 1, 5, 2, 3, 2, G }, { 2, A, 2, 3, 2, G }, /* bad: key 2 */
 		{ 3, A, 0, 9, 3, G },
 	};
 
@@ -208,7 +208,8 @@ START_TEST(test_lincheck_budget)
 	struct mdk_lin_report rep;
 
 	for (int i = 0; i < 40; i++)
-		h[i] = (struct mdk_lin_op){ 0, (uint64_t)(i % 20) + 1, 0, 1000,
+		h[i] = (struct mdk_lin_op){ 0,		 (uint64_t)(i % 20) + 1,
+					    0,		 1000,
 					    (uint32_t)i, i < 20 ? P : G };
 	h[39].value = 12345; /* impossible: forces the whole search */
 	ck_assert_int_eq(mdk_lincheck(h, 40, 1000, &rep), -E2BIG);

@@ -105,7 +105,10 @@ static int fl_cas(void *p, uint64_t off, uint64_t e, uint64_t d, uint64_t *old)
 }
 
 static const struct mdk_memnode_ops flaky_ops = {
-	.name = "flaky", .read = fl_read, .write = fl_write, .cas = fl_cas,
+	.name = "flaky",
+	.read = fl_read,
+	.write = fl_write,
+	.cas = fl_cas,
 };
 
 START_TEST(test_memnode_custom_backend)

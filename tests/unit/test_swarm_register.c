@@ -75,8 +75,7 @@ static struct mdk_swarm_op_stats get_is(struct mdk_swarm_client *c,
 	return st;
 }
 
-static struct mdk_swarm_op_stats put(struct mdk_swarm_client *c,
-				     const char *v)
+static struct mdk_swarm_op_stats put(struct mdk_swarm_client *c, const char *v)
 {
 	struct mdk_swarm_op_stats st;
 
@@ -125,7 +124,8 @@ START_TEST(test_register_reader_meets_unverified)
 	warm(&f);
 	put(f.c[0], "new"); /* returned; its VER bit is not out yet */
 	st = get_is(f.c[1], "new");
-	ck_assert_uint_eq(st.slow, MDK_SWARM_SLOW_REREAD | MDK_SWARM_SLOW_LOCKED);
+	ck_assert_uint_eq(st.slow,
+			  MDK_SWARM_SLOW_REREAD | MDK_SWARM_SLOW_LOCKED);
 	ck_assert_uint_eq(st.rtts, 4); /* read, read again, lock, write back */
 	/* The reader left committed evidence everywhere: fast again. */
 	st = get_is(f.c[2], "new");
@@ -205,7 +205,8 @@ START_TEST(test_register_writer_crash_mid_round)
 		size_t vl = sizeof(v);
 		const char *seen;
 
-		fx_new(&f, round % 2 ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM);
+		fx_new(&f,
+		       round % 2 ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM);
 		mdk_swarm_client_set_chaos(f.c[0], 0, 0x99 + round);
 		put(f.c[0], "v1");
 		mdk_swarm_flush(f.c[0]);
@@ -239,7 +240,8 @@ START_TEST(test_register_recycling)
 		put(f.c[i % 3], v);
 		get_is(f.c[(i + 1) % 4], v);
 		if (i % 7 == 0) {
-			ck_assert_int_eq(mdk_swarm_delete(f.c[i % 2], "k", 1), 0);
+			ck_assert_int_eq(mdk_swarm_delete(f.c[i % 2], "k", 1),
+					 0);
 			get_is(f.c[3], NULL);
 		}
 	}

@@ -26,7 +26,7 @@ struct plan {
 	enum mdk_swarm_proto proto;
 	unsigned int nodes, threads, keys, ops;
 	unsigned int put_pct, del_pct;
-	unsigned int node_crashes;   /* nodes crashed mid-run */
+	unsigned int node_crashes; /* nodes crashed mid-run */
 	unsigned int client_crashes; /* threads whose client crashes */
 	uint32_t chaos_ppm;
 	int64_t skew_us; /* clocks skewed in [-skew, +skew] */
@@ -184,7 +184,8 @@ static void run_plan(const struct plan *p)
 		w[t].r = &r;
 		w[t].idx = t;
 		w[t].log = calloc(p->ops + 1, sizeof(*w[t].log));
-		ck_assert_int_eq(pthread_create(&w[t].th, NULL, work, &w[t]), 0);
+		ck_assert_int_eq(pthread_create(&w[t].th, NULL, work, &w[t]),
+				 0);
 	}
 	for (unsigned int t = 0; t < p->threads; t++)
 		pthread_join(w[t].th, NULL);
@@ -210,8 +211,9 @@ static void run_plan(const struct plan *p)
 		op->kind = MDK_LIN_GET;
 		op->client = p->threads;
 		op->call_ns = mdk_lin_now_ns();
-		ret = mdk_swarm_get(fin, key, snprintf(key, sizeof(key), "key%u", k),
-				    val, &vlen);
+		ret = mdk_swarm_get(fin, key,
+				    snprintf(key, sizeof(key), "key%u", k), val,
+				    &vlen);
 		op->ret_ns = mdk_lin_now_ns();
 		ck_assert_msg(!ret || ret == -ENOENT, "final get: %s",
 			      strerror(-ret));
@@ -239,9 +241,14 @@ static void run_plan(const struct plan *p)
 
 START_TEST(test_stress_many_keys)
 {
-	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
-			  .nodes = 3, .threads = 6, .keys = 16,
-			  .ops = 1500 * scale(), .put_pct = 45, .del_pct = 5,
+	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD :
+					MDK_SWARM_PROTO_SWARM,
+			  .nodes = 3,
+			  .threads = 6,
+			  .keys = 16,
+			  .ops = 1500 * scale(),
+			  .put_pct = 45,
+			  .del_pct = 5,
 			  .chaos_ppm = 100000 };
 
 	run_plan(&p);
@@ -250,10 +257,15 @@ END_TEST
 
 START_TEST(test_stress_one_hot_key)
 {
-	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
-			  .nodes = 3, .threads = 8, .keys = 1,
-			  .ops = 800 * scale(), .put_pct = 50,
-			  .chaos_ppm = 300000, .skew_us = 2000 };
+	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD :
+					MDK_SWARM_PROTO_SWARM,
+			  .nodes = 3,
+			  .threads = 8,
+			  .keys = 1,
+			  .ops = 800 * scale(),
+			  .put_pct = 50,
+			  .chaos_ppm = 300000,
+			  .skew_us = 2000 };
 
 	run_plan(&p);
 }
@@ -261,10 +273,15 @@ END_TEST
 
 START_TEST(test_stress_crash_1_of_3)
 {
-	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
-			  .nodes = 3, .threads = 6, .keys = 4,
-			  .ops = 1000 * scale(), .put_pct = 50,
-			  .node_crashes = 1, .chaos_ppm = 200000,
+	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD :
+					MDK_SWARM_PROTO_SWARM,
+			  .nodes = 3,
+			  .threads = 6,
+			  .keys = 4,
+			  .ops = 1000 * scale(),
+			  .put_pct = 50,
+			  .node_crashes = 1,
+			  .chaos_ppm = 200000,
 			  .skew_us = 500 };
 
 	run_plan(&p);
@@ -273,10 +290,15 @@ END_TEST
 
 START_TEST(test_stress_crash_2_of_5)
 {
-	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
-			  .nodes = 5, .threads = 6, .keys = 4,
-			  .ops = 1000 * scale(), .put_pct = 50,
-			  .node_crashes = 2, .chaos_ppm = 200000,
+	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD :
+					MDK_SWARM_PROTO_SWARM,
+			  .nodes = 5,
+			  .threads = 6,
+			  .keys = 4,
+			  .ops = 1000 * scale(),
+			  .put_pct = 50,
+			  .node_crashes = 2,
+			  .chaos_ppm = 200000,
 			  .skew_us = 500 };
 
 	run_plan(&p);
@@ -285,10 +307,15 @@ END_TEST
 
 START_TEST(test_stress_client_crashes)
 {
-	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM,
-			  .nodes = 3, .threads = 8, .keys = 2,
-			  .ops = 800 * scale(), .put_pct = 50,
-			  .client_crashes = 4, .chaos_ppm = 200000,
+	struct plan p = { .proto = _i ? MDK_SWARM_PROTO_ABD :
+					MDK_SWARM_PROTO_SWARM,
+			  .nodes = 3,
+			  .threads = 8,
+			  .keys = 2,
+			  .ops = 800 * scale(),
+			  .put_pct = 50,
+			  .client_crashes = 4,
+			  .chaos_ppm = 200000,
 			  .skew_us = 1000 };
 
 	run_plan(&p);

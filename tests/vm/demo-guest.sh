@@ -61,4 +61,16 @@ echo "  $(head -n 1 "$cg/memory.pressure")"
 kill $pid
 wait $pid || true
 rmdir "$cg"
+say "SWARM-KV: a replicated key-value store, one round trip per get and update"
+run "$MDKCTL" swarm bench --keys 10000 --ops 2000 --clients 2 --workloads B
+run "$MDKCTL" swarm stress --replicas 5 --crash 2 --seconds 5
+if [ -n "${MDK_POOL_BASE:-}" ] && "$MDKCTL" pool help >/dev/null 2>&1 &&
+	! "$MDKCTL" swarm stress --cmm-mp=/nonexistent 2>&1 | grep -q "built without"; then
+	echo "  on the CMM-MP pool: one shared segment per device, device 0 fails mid-run"
+	run insmod "$CMM_MP_KO" devices=4
+	run "$MDKCTL" swarm stress --cmm-mp --replicas 3 --crash 1 --seconds 5
+	"$MDKCTL" pool recover 0 >/dev/null
+	"$MDKCTL" pool offline all >/dev/null
+	run rmmod cmm_mp
+fi
 say "done"

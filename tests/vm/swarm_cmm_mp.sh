@@ -35,7 +35,7 @@ ktap_ok "the pool has 4 devices" \
 stress() {
 	local out
 	out=$("$MDKCTL" swarm stress --cmm-mp --replicas 3 --clients 4 --keys 4 \
-		--ops 3000 --seconds 30 "$@" 2>&1)
+		--ops 2000 --seconds 30 "$@" 2>&1)
 	local ret=$?
 	echo "$out" | sed 's/^/# /'
 	[ $ret -eq 0 ] && grep -q ' linearizable$' <<<"$out"
@@ -46,7 +46,7 @@ ktap_ok "device 0 is failed" test "$(cat "$SYS/devices/dev0/state")" = failed
 "$MDKCTL" pool recover 0 >/dev/null
 
 # Round trips on cmm_mp nodes, latencies from the pool map (local/remote).
-csv=$("$MDKCTL" swarm bench --cmm-mp --keys 2000 --ops 2000 --clients 2 \
+csv=$("$MDKCTL" swarm bench --cmm-mp --keys 2000 --ops 1000 --clients 2 \
 	--workloads B --protocols swarm,dm-abd --csv 2>&1)
 echo "$csv" | sed 's/^/# /'
 ktap_ok "bench on cmm_mp nodes: SWARM-KV gets take 1 round trip, DM-ABD 2" \

@@ -28,8 +28,8 @@
 
 enum mdk_swarm_proto {
 	MDK_SWARM_PROTO_SWARM = 0, /* Safe-Guess + In-n-Out, one round trip */
-	MDK_SWARM_PROTO_ABD = 1,   /* DM-ABD: two round trips */
-	MDK_SWARM_PROTO_RAW = 2,   /* one node, no replication, no control */
+	MDK_SWARM_PROTO_ABD = 1, /* DM-ABD: two round trips */
+	MDK_SWARM_PROTO_RAW = 2, /* one node, no replication, no control */
 };
 
 /*
@@ -125,8 +125,7 @@ int mdk_swarm_insert(struct mdk_swarm_client *c, const void *key, size_t klen,
 		     const void *val, size_t vlen);
 int mdk_swarm_update(struct mdk_swarm_client *c, const void *key, size_t klen,
 		     const void *val, size_t vlen);
-int mdk_swarm_delete(struct mdk_swarm_client *c, const void *key,
-		     size_t klen);
+int mdk_swarm_delete(struct mdk_swarm_client *c, const void *key, size_t klen);
 
 /*
  * mdk_swarm_flush() - run the client's pending background round (the
@@ -164,12 +163,12 @@ struct mdk_swarm_op_stats {
 
 /* Slow paths (struct mdk_swarm_op_stats.slow), see Documentation/swarm.rst. */
 #define MDK_SWARM_SLOW_WRITEBACK 0x01 /* get: wrote back a committed value */
-#define MDK_SWARM_SLOW_REREAD 0x02    /* get: read again after an unverified one */
-#define MDK_SWARM_SLOW_ABORTED 0x04   /* get: passed over a guess being aborted */
-#define MDK_SWARM_SLOW_LOCKED 0x08    /* get: committed a guess through its lock */
-#define MDK_SWARM_SLOW_GUESS 0x10     /* update: the guess was not fresh */
-#define MDK_SWARM_SLOW_KEPT 0x20      /* update: a reader had locked the guess */
-#define MDK_SWARM_SLOW_RETRY 0x40     /* update: guess aborted, written again */
+#define MDK_SWARM_SLOW_REREAD 0x02 /* get: read again after an unverified one */
+#define MDK_SWARM_SLOW_ABORTED 0x04 /* get: passed over a guess being aborted */
+#define MDK_SWARM_SLOW_LOCKED 0x08 /* get: committed a guess through its lock */
+#define MDK_SWARM_SLOW_GUESS 0x10 /* update: the guess was not fresh */
+#define MDK_SWARM_SLOW_KEPT 0x20 /* update: a reader had locked the guess */
+#define MDK_SWARM_SLOW_RETRY 0x40 /* update: guess aborted, written again */
 
 void mdk_swarm_last_op(const struct mdk_swarm_client *c,
 		       struct mdk_swarm_op_stats *st);
