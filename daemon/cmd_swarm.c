@@ -482,7 +482,7 @@ static void print_text(const struct opts *o, const struct proto_res *pr,
 	printf("SWARM-KV bench: %u keys of %u B, values of %u B, %u replicas, %u clients, Zipf %.2f, injected RTT %.1f us, %u ops per client, %ld CPUs\n",
 	       o->keys, o->key_size, o->value_size, o->replicas, o->clients,
 	       o->theta, (double)o->rtt_ns / 1000, o->ops, cpus);
-	printf("Latency \"own\": on a CPU of its own (wall time minus time waiting out round trips, plus their injected time); \"wall\": as measured on this host.\n");
+	printf("Latency \"own\": the client's own work plus the injected round trips (wall time minus the time spent waiting them out and executing the nodes' accesses, which memory nodes do within a round trip); \"wall\": as measured on this host.\n");
 	for (int w = 0; w < 2; w++) {
 		if (!strchr(o->workloads, wl_name[w][0]))
 			continue;
@@ -533,6 +533,24 @@ static void print_text(const struct opts *o, const struct proto_res *pr,
 	}
 	if (!sw)
 		return;
+	for (unsigned int k = 0; k < o->nsweep; k++) {
+		const struct result *r = &sw->sweep[k];
+
+		if (o->sweep[k] != 1)
+			continue;
+		printf("\nOne client, YCSB %s: get p50 %.2f us own, %.2f us wall",
+		       strchr(o->workloads, 'A') ? "A" : "B",
+		       r->own50[0] / 1000, r->p50[0] / 1000);
+		if (raw)
+			printf("; SWARM-KV / RAW %.2fx own, %.2fx wall",
+			       ratio(r->own50[0], raw->sweep[k].own50[0]),
+			       ratio(r->p50[0], raw->sweep[k].p50[0]));
+		if (abd)
+			printf("; DM-ABD / SWARM-KV %.2fx own, %.2fx wall",
+			       ratio(abd->sweep[k].own50[0], r->own50[0]),
+			       ratio(abd->sweep[k].p50[0], r->p50[0]));
+		printf("\n");
+	}
 	for (int w = 0; w < 2; w++) {
 		const struct result *r = &sw->wl[w];
 

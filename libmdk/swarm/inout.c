@@ -162,7 +162,9 @@ void sw_view_build(struct mdk_swarm_client *c, struct sw_kent *ke,
 				uint64_t t = sw_mword(s, m, cid, w);
 				struct sw_cand *cd;
 
-				if (!t)
+				/* Only a client of this store writes here. */
+				if (!t ||
+				    sw_id_cid(sw_id(t)) >= s->h.max_clients)
 					continue;
 				sw_see_ts(c, sw_id(t));
 				cd = cand_get(v, sw_id(t));
@@ -271,7 +273,6 @@ int sw_value_of(struct mdk_swarm_client *c, struct sw_kent *ke,
 	}
 	return -EAGAIN;
 found:
-	c->last.slow |= 0;
 	return val ? sw_entry_value(s, (const struct sw_entry *)img, val,
 				    vlen) :
 		     0;

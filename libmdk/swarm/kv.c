@@ -291,6 +291,54 @@ struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
 	return s;
 }
 
+/*
+ * A header read from a node must describe the layout its options give, on
+ * a node big enough for it: anything else is another program's data or a
+ * corrupted node, refused before any access relies on it.
+ */
+static int check_hdr(const struct sw_hdr *h, uint64_t size, unsigned int i,
+		     char *err, size_t errlen)
+{
+	struct mdk_swarm_opts o = {
+		.proto = (enum mdk_swarm_proto)(
+			h->proto <= MDK_SWARM_PROTO_RAW ? h->proto : 99),
+		.capacity = h->capacity <= (1U << 30) ? (uint32_t)h->capacity :
+							0,
+		.key_size = h->key_size <= 4096 ? (uint32_t)h->key_size : 0,
+		.value_size = h->value_size <= 65536 ? (uint32_t)h->value_size :
+						       0,
+		.max_clients = h->max_clients <= MDK_SWARM_MAX_CLIENTS ?
+				       (uint32_t)h->max_clients :
+				       0,
+	};
+	struct sw_hdr want;
+
+	if (!o.capacity || !o.key_size || !o.value_size || !o.max_clients ||
+	    h->nnodes < 1 || h->nnodes > MDK_SWARM_MAX_NODES ||
+	    layout(&want, &o, (unsigned int)h->nnodes, NULL, 0) ||
+	    want.total != h->total || want.meta_off != h->meta_off ||
+	    want.meta_size != h->meta_size || want.cells_off != h->cells_off ||
+	    want.cell_size != h->cell_size || want.nways != h->nways ||
+	    want.inplace_off != h->inplace_off ||
+	    want.words_off != h->words_off || want.key_off != h->key_off) {
+		sw_err(err, errlen,
+		       "swarm: node %u: offset 0: inconsistent header (capacity %llu, key_size %llu, value_size %llu, max_clients %llu, %llu nodes)",
+		       i, (unsigned long long)h->capacity,
+		       (unsigned long long)h->key_size,
+		       (unsigned long long)h->value_size,
+		       (unsigned long long)h->max_clients,
+		       (unsigned long long)h->nnodes);
+		return -EINVAL;
+	}
+	if (h->total > size) {
+		sw_err(err, errlen,
+		       "swarm: node %u has %llu bytes, its store needs %llu", i,
+		       (unsigned long long)size, (unsigned long long)h->total);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct mdk_swarm *mdk_swarm_attach(struct mdk_memnode **nodes, unsigned int n,
 				   char *err, size_t errlen)
 {
@@ -333,6 +381,10 @@ struct mdk_swarm *mdk_swarm_attach(struct mdk_memnode **nodes, unsigned int n,
 		    (h.total != s->h.total || h.epoch_us != s->h.epoch_us)) {
 			sw_err(err, errlen,
 			       "swarm: node %u belongs to another store", i);
+			free(s);
+			return NULL;
+		}
+		if (check_hdr(&h, mdk_memnode_size(nodes[i]), i, err, errlen)) {
 			free(s);
 			return NULL;
 		}

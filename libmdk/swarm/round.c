@@ -182,6 +182,7 @@ int sw_round(struct mdk_swarm_client *c)
 	uint64_t rtt[MDK_SWARM_MAX_NODES];
 	unsigned int nans = 0, live = 0, drop_max = 0;
 	uint32_t drop = 0;
+	uint64_t t_exec;
 	bool crash = false, chaos = false;
 
 	if (c->dead)
@@ -201,6 +202,7 @@ int sw_round(struct mdk_swarm_client *c)
 	}
 
 	c->answered = 0;
+	t_exec = mono_ns();
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (unsigned int i = 0; i < s->n; i++) {
 		struct sw_batch *b = &c->b[i];
@@ -256,6 +258,7 @@ int sw_round(struct mdk_swarm_client *c)
 		c->answered |= 1U << i;
 		rtt[nans++] = mdk_memnode_rtt(s->nodes[i]);
 	}
+	c->last.exec_ns += mono_ns() - t_exec;
 	if (!nans)
 		return 0;
 

@@ -117,7 +117,9 @@ unsigned int mdk_swarm_client_id(const struct mdk_swarm_client *c);
  * Errors: -EINVAL (bad length), -ENOSPC (index full), -EIO (no majority of
  * nodes answers: the operation may or may not have taken effect),
  * -ECANCELED (the client was crashed by mdk_swarm_client_crash_after(); the
- * operation may or may not take effect), -EOVERFLOW (timestamps exhausted).
+ * operation may or may not take effect), -EOVERFLOW (timestamps exhausted),
+ * -EAGAIN (a get retried 100000 times, writes to its key completing all
+ * along: it had no effect, try again).
  */
 int mdk_swarm_get(struct mdk_swarm_client *c, const void *key, size_t klen,
 		  void *val, size_t *vlen);
@@ -150,8 +152,13 @@ int mdk_swarm_warm(struct mdk_swarm_client *c);
  * @slow:       the slow paths it took, MDK_SWARM_SLOW_* (0: none)
  * @rtt_ns:     the injected round-trip times of its rounds, summed
  * @wait_ns:    the wall time it spent waiting them out (more than @rtt_ns
- *              when the thread was descheduled); its latency minus
- *              @wait_ns plus @rtt_ns is its latency on a CPU of its own
+ *              when the thread was descheduled)
+ * @exec_ns:    the wall time it spent executing the nodes' accesses, which
+ *              memory nodes do themselves, within a round trip, and this
+ *              emulation does on the client's thread
+ *
+ * Latency minus @wait_ns and @exec_ns, plus @rtt_ns, is the operation's
+ * latency on a CPU of its own with memory nodes that answer in @rtt_ns.
  */
 struct mdk_swarm_op_stats {
 	unsigned int rtts;
@@ -159,6 +166,7 @@ struct mdk_swarm_op_stats {
 	unsigned int slow;
 	uint64_t rtt_ns;
 	uint64_t wait_ns;
+	uint64_t exec_ns;
 };
 
 /* Slow paths (struct mdk_swarm_op_stats.slow), see Documentation/swarm.rst. */
