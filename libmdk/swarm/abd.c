@@ -20,6 +20,19 @@ static int read_view(struct mdk_swarm_client *c, struct sw_kent *ke)
 	if (ret < 0)
 		return ret;
 	sw_view_build(c, ke, c->view);
+	if (sw_popcount(c->view->answered) < c->s->quorum &&
+	    c->view->undecided) {
+		/* The key's buckets wrap around the index: look it up. */
+		ret = sw_locate(c, ke, false);
+		if (ret)
+			return ret;
+		sw_round_begin(c);
+		sw_add_read_meta(c, ke);
+		ret = sw_round(c);
+		if (ret < 0)
+			return ret;
+		sw_view_build(c, ke, c->view);
+	}
 	if (sw_popcount(c->view->answered) < c->s->quorum) {
 		c->dead = true;
 		return -EIO;

@@ -35,35 +35,38 @@
  * Read the key's way meta on every node; on a node whose way is not known
  * yet, read the bucket instead (sw_view_build() finds the key in it).
  */
-static unsigned int probe_buckets(const struct mdk_swarm *s,
-				  const struct sw_kent *ke)
+static unsigned int probe_buckets(const struct mdk_swarm *s)
 {
-	uint64_t b = (ke->tag / 2) % s->h.nbuckets;
-
-	return s->h.nbuckets - b < SW_PROBES ?
-		       (unsigned int)(s->h.nbuckets - b) :
-		       SW_PROBES;
+	return s->h.nbuckets < SW_PROBES ? (unsigned int)s->h.nbuckets :
+					   SW_PROBES;
 }
 
 void sw_add_read_meta(struct mdk_swarm_client *c, struct sw_kent *ke)
 {
 	struct mdk_swarm *s = c->s;
+	uint64_t b0 = (ke->tag / 2) % s->h.nbuckets;
+	unsigned int nb = probe_buckets(s);
+	unsigned int first = s->h.nbuckets - b0 < nb ?
+				     (unsigned int)(s->h.nbuckets - b0) :
+				     nb;
+	size_t bsz = SW_WAYS * s->h.meta_size;
 
 	for (unsigned int i = 0; i < s->n; i++) {
-		if (ke->way[i] >= 0)
+		if (ke->way[i] >= 0) {
 			/* From the in-place copy on: claim and key are known. */
 			sw_add_rd(c, i,
 				  sw_meta(s, ke->way[i]) + s->h.inplace_off,
 				  c->scratch[i] + s->h.inplace_off,
 				  s->h.meta_size - s->h.inplace_off);
-		else
-			sw_add_rd(c, i,
-				  sw_meta(s,
-					  (int32_t)((ke->tag / 2) %
-						    s->h.nbuckets * SW_WAYS)),
-				  c->scratch[i],
-				  probe_buckets(s, ke) * SW_WAYS *
-					  s->h.meta_size);
+			continue;
+		}
+		/* The probe sequence's buckets, wrapping around the index. */
+		sw_add_rd(c, i, sw_meta(s, (int32_t)(b0 * SW_WAYS)),
+			  c->scratch[i], first * bsz);
+		if (first < nb)
+			sw_add_rd(c, i, sw_meta(s, 0),
+				  c->scratch[i] + first * bsz,
+				  (nb - first) * bsz);
 	}
 }
 
@@ -77,8 +80,8 @@ static int scan_buckets(struct mdk_swarm_client *c, struct sw_kent *ke,
 			unsigned int i, const uint8_t **m)
 {
 	struct mdk_swarm *s = c->s;
-	uint64_t w0 = (ke->tag / 2) % s->h.nbuckets * SW_WAYS;
-	unsigned int nb = probe_buckets(s, ke);
+	uint64_t b0 = (ke->tag / 2) % s->h.nbuckets;
+	unsigned int nb = probe_buckets(s);
 
 	for (unsigned int b = 0; b < nb; b++) {
 		bool has_free = false;
@@ -94,7 +97,10 @@ static int scan_buckets(struct mdk_swarm_client *c, struct sw_kent *ke,
 			    (!*kl ||
 			     (*kl == c->klen &&
 			      !memcmp(kl + 1, c->keyimg + 1, c->klen)))) {
-				ke->way[i] = (int32_t)(w0 + b * SW_WAYS + w);
+				ke->way[i] =
+					(int32_t)((b0 + b) % s->h.nbuckets *
+							  SW_WAYS +
+						  w);
 				*m = wm;
 				return 1;
 			}
@@ -132,7 +138,9 @@ void sw_view_build(struct mdk_swarm_client *c, struct sw_kent *ke,
 {
 	struct mdk_swarm *s = c->s;
 
+	v->s = s;
 	v->answered = 0;
+	v->undecided = 0;
 	v->ncand = 0;
 	memset(v->amax, 0, 8 * s->h.max_clients);
 	for (unsigned int i = 0; i < s->n; i++) {
@@ -144,8 +152,11 @@ void sw_view_build(struct mdk_swarm_client *c, struct sw_kent *ke,
 		if (ke->way[i] < 0) {
 			int r = scan_buckets(c, ke, i, &m);
 
-			if (r < 0)
-				continue; /* not decidable from this read */
+			if (r < 0) {
+				/* Not decidable from this read (wrapped probes). */
+				v->undecided |= 1U << i;
+				continue;
+			}
 			if (r == 0) {
 				v->answered |= 1U << i; /* empty register */
 				continue;
@@ -183,15 +194,25 @@ void sw_view_build(struct mdk_swarm_client *c, struct sw_kent *ke,
 }
 
 /*
- * A guess that its writer has started to abort (abort word at or above
- * it) and that nothing shows committed: its write had not completed when
- * the view was taken, and if it ever completes it will be with this
- * timestamp only through a reader that leaves committed evidence.  Such a
- * candidate can be passed over (safeguess.c has the argument).
+ * A guess whose writer took its slow path (some node shows its abort word
+ * equal to it) and that nothing in the view shows committed.  If its
+ * write had completed before this reader started, it would have done so
+ * with VER set on a majority, or through a reader that left committed
+ * evidence on a majority, and the view would show either: so it had not,
+ * and the reader may pass over it (safeguess.c).  Only equality counts: an
+ * abort word above the guess belongs to a later write of that client, and
+ * the guess may be a committed write whose evidence this view missed.
  */
 bool sw_cand_excluded(const struct sw_view *v, const struct sw_cand *cd)
 {
-	return !cd->committed && v->amax[sw_id_cid(cd->id)] >= cd->id;
+	if (cd->committed || v->amax[sw_id_cid(cd->id)] < cd->id)
+		return false;
+	for (unsigned int i = 0; i < MDK_SWARM_MAX_NODES; i++)
+		if (v->meta[i] &&
+		    sw_id(sw_mword(v->s, v->meta[i], sw_id_cid(cd->id),
+				   SW_ABORT)) == cd->id)
+			return true;
+	return false;
 }
 
 struct sw_cand *sw_view_max(struct sw_view *v, const uint64_t *drop,

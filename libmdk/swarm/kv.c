@@ -666,7 +666,7 @@ static bool enough(struct mdk_swarm_client *c)
  * with @claim, claim a way where it is absent.  Nodes that do not answer,
  * or whose buckets are full, stay unknown.
  */
-static int locate(struct mdk_swarm_client *c, struct sw_kent *ke, bool claim)
+int sw_locate(struct mdk_swarm_client *c, struct sw_kent *ke, bool claim)
 {
 	struct mdk_swarm *s = c->s;
 	int32_t freeway[MDK_SWARM_MAX_NODES];
@@ -754,6 +754,15 @@ static unsigned int known(struct mdk_swarm *s, struct sw_kent *ke)
 	return k;
 }
 
+/* Is there a live node where the key's way is still unknown? */
+static bool to_locate(struct mdk_swarm *s, struct sw_kent *ke)
+{
+	for (unsigned int i = 0; i < s->n; i++)
+		if (ke->way[i] < 0 && !mdk_memnode_crashed(s->nodes[i]))
+			return true;
+	return false;
+}
+
 static int begin_op(struct mdk_swarm_client *c, const void *key, size_t klen,
 		    struct sw_kent **kep)
 {
@@ -782,11 +791,10 @@ int mdk_swarm_get(struct mdk_swarm_client *c, const void *key, size_t klen,
 		return ret;
 	if (!val || !vlen)
 		return -EINVAL;
-	if (known(c->s, ke) < c->s->n) {
-		ret = locate(c, ke, false);
-		if (ret)
-			return ret;
-	}
+	/*
+	 * No lookup round: where the key's way is unknown, the get reads its
+	 * buckets instead of its way meta, in the same round.
+	 */
 	return c->s->ops->get(c, ke, val, vlen);
 }
 
@@ -800,15 +808,15 @@ static int put(struct mdk_swarm_client *c, const void *key, size_t klen,
 		return ret;
 	if (vlen > c->s->o.value_size || (vlen && !val))
 		return -EINVAL;
-	if (known(c->s, ke) < c->s->n) {
+	if (to_locate(c->s, ke)) {
 		if (must_exist) {
-			ret = locate(c, ke, false);
+			ret = sw_locate(c, ke, false);
 			if (ret)
 				return ret;
 			if (!known(c->s, ke))
 				return -ENOENT;
 		}
-		ret = locate(c, ke, true);
+		ret = sw_locate(c, ke, true);
 		if (ret)
 			return ret;
 		if (known(c->s, ke) < c->s->quorum)

@@ -17,8 +17,13 @@ static int raw_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 	const struct sw_entry *e = (const struct sw_entry *)c->scratch[0];
 	int ret;
 
-	if (ke->way[0] < 0)
-		return -ENOENT;
+	if (ke->way[0] < 0) {
+		ret = sw_locate(c, ke, false);
+		if (ret)
+			return ret;
+		if (ke->way[0] < 0)
+			return -ENOENT;
+	}
 	sw_round_begin(c);
 	sw_add_rd(c, 0, sw_meta(s, ke->way[0]) + s->h.inplace_off,
 		  c->scratch[0], s->h.cell_size);

@@ -67,6 +67,19 @@ static int read_view(struct mdk_swarm_client *c, struct sw_kent *ke)
 		return ret;
 	sw_bg_done(c);
 	sw_view_build(c, ke, c->view);
+	if (sw_popcount(c->view->answered) < c->s->quorum &&
+	    c->view->undecided) {
+		/* The key's buckets wrap around the index: look it up. */
+		ret = sw_locate(c, ke, false);
+		if (ret)
+			return ret;
+		sw_round_begin(c);
+		sw_add_read_meta(c, ke);
+		ret = sw_round(c);
+		if (ret < 0)
+			return ret;
+		sw_view_build(c, ke, c->view);
+	}
 	if (sw_popcount(c->view->answered) < c->s->quorum) {
 		c->dead = true; /* no majority: the store is gone */
 		return -EIO;
@@ -94,7 +107,7 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 		struct sw_op *cas[MDK_SWARM_MAX_NODES] = { 0 };
 		uint64_t *abt[MDK_SWARM_MAX_NODES] = { 0 };
 		unsigned int w, set = 0;
-		bool aborted = false;
+		bool aborted = false, moved_on = false;
 		int vret;
 
 		if (!cd)
@@ -151,8 +164,10 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 			if (cas[i]->old == cas[i]->expect ||
 			    sw_id(cas[i]->old) == cd->id)
 				set++;
-			if (sw_id(*abt[i]) >= cd->id)
+			if (sw_id(*abt[i]) == cd->id)
 				aborted = true;
+			else if (sw_id(*abt[i]) > cd->id)
+				moved_on = true;
 		}
 		if (aborted) {
 			/* Its writer is deciding: its write has not completed. */
@@ -163,7 +178,11 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 				goto reread;
 			continue;
 		}
-		if (set < s->quorum)
+		/*
+		 * Its writer is on a later slow write: the fate of this one
+		 * (committed, or aborted for a higher one) shows in a new view.
+		 */
+		if (moved_on || set < s->quorum)
 			goto reread;
 		/* Locked on a majority without abort: committed for good. */
 		vret = sw_value_of(c, ke, v, cd, val, vlen, c->wimg);

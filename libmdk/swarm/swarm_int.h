@@ -254,6 +254,9 @@ bool sw_entry_valid(const struct mdk_swarm *s, uint64_t tag,
 int sw_entry_value(const struct mdk_swarm *s, const struct sw_entry *e,
 		   void *val, size_t *vlen);
 
+/* kv.c */
+int sw_locate(struct mdk_swarm_client *c, struct sw_kent *ke, bool claim);
+
 /* inout.c: views of one way on every node, the In-n-Out register. */
 struct sw_cand {
 	uint64_t id;
@@ -264,7 +267,9 @@ struct sw_cand {
 };
 
 struct sw_view {
+	const struct mdk_swarm *s;
 	uint32_t answered;
+	uint32_t undecided; /* answered, but the key's buckets did not say */
 	const uint8_t *meta[MDK_SWARM_MAX_NODES];
 	unsigned int ncand, maxcand;
 	struct sw_cand *cand;

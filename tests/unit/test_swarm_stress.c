@@ -46,6 +46,7 @@ struct worker {
 	unsigned int idx;
 	pthread_t th;
 	struct mdk_lin_op *log;
+	unsigned int *slowlog;
 	size_t nlog;
 	unsigned int slow;
 	unsigned int acked_puts;
@@ -135,6 +136,7 @@ static void *work(void *arg)
 		op->ret_ns = mdk_lin_now_ns();
 		mdk_swarm_last_op(c, &st);
 		w->slow |= st.slow;
+		w->slowlog[w->nlog] = st.slow | st.rtts << 8;
 		if (ret == -ENOENT && op->kind == MDK_LIN_GET)
 			ret = 0;
 		if (ret == -ECANCELED || ret == -EIO) {
@@ -184,6 +186,7 @@ static void run_plan(const struct plan *p)
 		w[t].r = &r;
 		w[t].idx = t;
 		w[t].log = calloc(p->ops + 1, sizeof(*w[t].log));
+		w[t].slowlog = calloc(p->ops + 1, sizeof(*w[t].slowlog));
 		ck_assert_int_eq(pthread_create(&w[t].th, NULL, work, &w[t]),
 				 0);
 	}
@@ -196,7 +199,6 @@ static void run_plan(const struct plan *p)
 		n += w[t].nlog;
 		slow |= w[t].slow;
 		acked += w[t].acked_puts;
-		free(w[t].log);
 	}
 	/* Final reads, after everything: a lost acknowledged write shows. */
 	fin = mdk_swarm_client_new(r.s, err, sizeof(err));
@@ -224,6 +226,27 @@ static void run_plan(const struct plan *p)
 	mdk_swarm_client_destroy(fin);
 
 	ck_assert_int_eq(mdk_lincheck(all, n, 200000000, &rep), 0);
+	if (!rep.linearizable && getenv("MDK_SWARM_STRESS_DUMP")) {
+		FILE *f = fopen(getenv("MDK_SWARM_STRESS_DUMP"), "w");
+		size_t k = 0;
+
+		for (unsigned int t = 0; t < p->threads; t++)
+			for (size_t i = 0; i < w[t].nlog; i++, k++)
+				fprintf(f, "%llu %u %u %llx %llu %llu %x\n",
+					(unsigned long long)all[k].key,
+					all[k].client, all[k].kind,
+					(unsigned long long)all[k].value,
+					(unsigned long long)all[k].call_ns,
+					(unsigned long long)all[k].ret_ns,
+					w[t].slowlog[i]);
+		for (; k < n; k++)
+			fprintf(f, "%llu %u %u %llx %llu %llu 0\n",
+				(unsigned long long)all[k].key, all[k].client,
+				all[k].kind, (unsigned long long)all[k].value,
+				(unsigned long long)all[k].call_ns,
+				(unsigned long long)all[k].ret_ns);
+		fclose(f);
+	}
 	printf("# %s: %u nodes (%u crashed), %u clients (%u crashed), %u keys: "
 	       "%zu ops, %u acked writes, %llu configurations, slow paths %#x\n",
 	       mdk_swarm_proto_name(p->proto), p->nodes, p->node_crashes,
@@ -232,6 +255,10 @@ static void run_plan(const struct plan *p)
 	ck_assert_msg(rep.linearizable, "%s", rep.msg);
 	ck_assert_uint_gt(acked, p->threads * p->ops * p->put_pct / 400);
 
+	for (unsigned int t = 0; t < p->threads; t++) {
+		free(w[t].log);
+		free(w[t].slowlog);
+	}
 	free(all);
 	free(w);
 	mdk_swarm_destroy(r.s);
