@@ -48,7 +48,7 @@ struct opts {
 	const char *cmm_mp;
 	bool json, csv;
 	/* stress */
-	unsigned int crash_nodes, seconds;
+	unsigned int crash_nodes, seconds, chaos_ppm;
 	int fail_device;
 };
 
@@ -897,6 +897,8 @@ static void *stress_client(void *arg)
 		return NULL;
 	}
 	mdk_swarm_client_set_clock_skew(c, (int64_t)(rnd(&seed) % 2001) - 1000);
+	if (j->o->chaos_ppm)
+		mdk_swarm_client_set_chaos(c, j->o->chaos_ppm, seed);
 	memset(val, 0, sizeof(val));
 	while (!*j->stop && j->nlog < j->cap) {
 		struct mdk_lin_op *op = &j->log[j->nlog];
@@ -966,6 +968,7 @@ static const struct option stress_long[] = {
 	{ "protocol", required_argument, NULL, 'p' },
 	{ "crash", required_argument, NULL, 'x' },
 	{ "seconds", required_argument, NULL, 'S' },
+	{ "chaos", required_argument, NULL, 'X' },
 	{ "cmm-mp", optional_argument, NULL, 'm' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
@@ -1019,10 +1022,15 @@ static int cmd_stress(int argc, char **argv)
 				       &o.seconds))
 				return 2;
 			break;
+		case 'X':
+			if (parse_uint("--chaos", optarg, 0, 1000000,
+				       &o.chaos_ppm))
+				return 2;
+			break;
 		case 'h':
 			printf("usage: mdkctl swarm stress [--protocol swarm|dm-abd] [--keys N]\n"
 			       "        [--replicas N] [--clients N] [--ops N] [--crash N]\n"
-			       "        [--seconds S] [--rtt-ns NS] [--cmm-mp[=DEV]] [-j]\n");
+			       "        [--seconds S] [--chaos PPM] [--rtt-ns NS] [--cmm-mp[=DEV]] [-j]\n");
 			return 0;
 		default:
 			return 2;

@@ -534,6 +534,13 @@ void mdk_swarm_client_set_clock_skew(struct mdk_swarm_client *c,
 	c->skew_us = skew_us;
 }
 
+void mdk_swarm_client_set_hook(struct mdk_swarm_client *c, mdk_swarm_hook_fn fn,
+			       void *arg)
+{
+	c->hook = fn;
+	c->hook_arg = arg;
+}
+
 void mdk_swarm_client_crash_after(struct mdk_swarm_client *c,
 				  unsigned int rounds)
 {

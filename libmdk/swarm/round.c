@@ -176,6 +176,24 @@ static uint64_t wait_ns(uint64_t ns)
 	return now - start;
 }
 
+/*
+ * Between two accesses of a chaos round: often a yield, sometimes a slow
+ * message (100 us, long enough for other clients to finish whole
+ * operations in between).
+ */
+static void chaos_pause(struct mdk_swarm_client *c)
+{
+	uint64_t r = sw_rand(c);
+
+	if (r % 64 == 0) {
+		struct timespec ts = { 0, 100000 };
+
+		nanosleep(&ts, NULL);
+	} else if (r % 4 == 0) {
+		sched_yield();
+	}
+}
+
 int sw_round(struct mdk_swarm_client *c)
 {
 	struct mdk_swarm *s = c->s;
@@ -210,6 +228,8 @@ int sw_round(struct mdk_swarm_client *c)
 		int ret = 0;
 
 		b->answered = false;
+		if (b->n && c->hook && !c->hook(c->hook_arg, c->last.rtts, i))
+			drop |= 1U << i;
 		if (!b->n || (drop & (1U << i)))
 			continue;
 		if (crash) {
@@ -224,8 +244,8 @@ int sw_round(struct mdk_swarm_client *c)
 		for (unsigned int k = 0; k < nops && !ret; k++) {
 			ret = exec_op(s->nodes[i], &b->ops[k],
 				      k && b->ops[k - 1].kind == SW_WR);
-			if (chaos && sw_rand(c) % 4 == 0)
-				sched_yield();
+			if (chaos)
+				chaos_pause(c);
 		}
 		if (ret || crash)
 			continue;

@@ -137,6 +137,8 @@ struct mdk_swarm_client {
 	uint32_t chaos_ppm;
 	uint64_t rng;
 	unsigned int crash_in; /* 0: never */
+	mdk_swarm_hook_fn hook;
+	void *hook_arg;
 
 	/*
 	 * Cache of key locations: open addressing on the tag, over entries

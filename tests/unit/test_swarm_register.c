@@ -10,6 +10,8 @@
  * recycled over many writes.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <string.h>
 
 #include <mdk/swarm.h>
@@ -249,6 +251,244 @@ START_TEST(test_register_recycling)
 }
 END_TEST
 
+/*
+ * The schedule: R reads node 0, then stops.  F writes "f" to nodes 0 and 1
+ * only and returns (F's clock is ahead).  W installs its guess g_w on
+ * all nodes and sees f above it on two: stale; it stops before its second
+ * round.  R reads node 2: its view is "old" on node 0 and g_w on node 2,
+ * so g_w looks like the highest write.  Locking g_w there would make W
+ * keep it although f completed before W started, and the last write, W's,
+ * would be lost under f.  Reading again shows f, which R must take.
+ */
+struct sched {
+	sem_t r_paused, r_go, w_paused, w_go;
+	struct fx *f;
+	char got[8];
+	size_t gotlen;
+	int ret;
+};
+
+static bool r_hook(void *arg, unsigned int round, unsigned int node)
+{
+	struct sched *sc = arg;
+
+	if (round != 1)
+		return true;
+	if (node == 1)
+		return false; /* R's first view is nodes 0 and 2 */
+	if (node == 2) {
+		sem_post(&sc->r_paused);
+		sem_wait(&sc->r_go);
+	}
+	return true;
+}
+
+static bool f_hook(void *arg, unsigned int round, unsigned int node)
+{
+	return node != 2; /* f reaches nodes 0 and 1 */
+}
+
+static bool w_hook(void *arg, unsigned int round, unsigned int node)
+{
+	struct sched *sc = arg;
+
+	if (round == 2 && node == 0) {
+		sem_post(&sc->w_paused);
+		sem_wait(&sc->w_go);
+	}
+	return true;
+}
+
+static void *r_thread(void *arg)
+{
+	struct sched *sc = arg;
+
+	sc->gotlen = sizeof(sc->got);
+	sc->ret = mdk_swarm_get(sc->f->c[2], "k", 1, sc->got, &sc->gotlen);
+	return NULL;
+}
+
+static void *w_thread(void *arg)
+{
+	struct sched *sc = arg;
+
+	ck_assert_int_eq(mdk_swarm_insert(sc->f->c[1], "k", 1, "w", 1), 0);
+	return NULL;
+}
+
+START_TEST(test_register_reader_rereads_before_locking)
+{
+	struct sched sc = { 0 };
+	struct mdk_swarm_op_stats st;
+	pthread_t r, w;
+	struct fx f;
+
+	fx_new(&f, MDK_SWARM_PROTO_SWARM);
+	sc.f = &f;
+	sem_init(&sc.r_paused, 0, 0);
+	sem_init(&sc.r_go, 0, 0);
+	sem_init(&sc.w_paused, 0, 0);
+	sem_init(&sc.w_go, 0, 0);
+	put(f.c[0], "old");
+	mdk_swarm_flush(f.c[0]);
+	warm(&f);
+	/* F's clock is ahead: its write f is above W's guess, itself above old. */
+	mdk_swarm_client_set_clock_skew(f.c[0], 1000000);
+	mdk_swarm_client_set_hook(f.c[2], r_hook, &sc);
+	mdk_swarm_client_set_hook(f.c[0], f_hook, &sc);
+	mdk_swarm_client_set_hook(f.c[1], w_hook, &sc);
+
+	pthread_create(&r, NULL, r_thread, &sc);
+	sem_wait(&sc.r_paused);
+	st = put(f.c[0], "f");
+	ck_assert_uint_eq(st.rtts, 1);
+	pthread_create(&w, NULL, w_thread, &sc);
+	sem_wait(&sc.w_paused);
+	sem_post(&sc.r_go);
+	pthread_join(r, NULL);
+	ck_assert_int_eq(sc.ret, 0);
+	ck_assert_msg(sc.gotlen == 1 && sc.got[0] == 'f', "R got %.*s",
+		      (int)sc.gotlen, sc.got);
+	mdk_swarm_last_op(f.c[2], &st);
+	ck_assert_msg(st.slow & MDK_SWARM_SLOW_REREAD, "slow %#x", st.slow);
+	sem_post(&sc.w_go);
+	pthread_join(w, NULL);
+	mdk_swarm_last_op(f.c[1], &st);
+	ck_assert_uint_eq(st.slow, MDK_SWARM_SLOW_GUESS | MDK_SWARM_SLOW_RETRY);
+	/* W's write completed last: it is the value. */
+	mdk_swarm_client_set_hook(f.c[0], NULL, NULL);
+	get_is(f.c[3], "w");
+	get_is(f.c[0], "w");
+	fx_free(&f);
+}
+END_TEST
+
+/*
+ * Regression: a reader passed over a committed write because its writer's
+ * abort word was above it.  W's fast write g completed (its VER bit not
+ * out yet) before R started.  R reads node 0 (g, unverified) and stops.
+ * A slow client F leaves a higher guess f on node 0 only.  W writes again:
+ * its round 1 misses node 1, its guess h is stale (f), so it writes
+ * abort = h everywhere, and stops before its third round.  R reads node 1:
+ * g unverified, no committed evidence (W's prev = g missed node 1), abort
+ * h > g.  g must not be passed over: R may not return "old".
+ */
+struct sched2 {
+	sem_t r_paused, r_go, w_paused, w_go, f_paused, f_go;
+	struct fx *f;
+	char got[8];
+	size_t gotlen;
+	int ret;
+	bool w_armed;
+};
+
+static bool r2_hook(void *arg, unsigned int round, unsigned int node)
+{
+	struct sched2 *sc = arg;
+
+	if (round == 1 && node == 1) {
+		sem_post(&sc->r_paused);
+		sem_wait(&sc->r_go);
+	}
+	return round != 1 || node != 2; /* R's first view: nodes 0 and 1 */
+}
+
+static bool f2_hook(void *arg, unsigned int round, unsigned int node)
+{
+	struct sched2 *sc = arg;
+
+	if (round == 1 && node == 1) {
+		sem_post(&sc->f_paused);
+		sem_wait(&sc->f_go);
+	}
+	return true;
+}
+
+static bool w2_hook(void *arg, unsigned int round, unsigned int node)
+{
+	struct sched2 *sc = arg;
+
+	if (!sc->w_armed)
+		return true;
+	if (round == 3 && node == 0) {
+		sem_post(&sc->w_paused);
+		sem_wait(&sc->w_go);
+	}
+	return round != 1 || node != 1;
+}
+
+static void *r2_thread(void *arg)
+{
+	struct sched2 *sc = arg;
+
+	sc->gotlen = sizeof(sc->got);
+	sc->ret = mdk_swarm_get(sc->f->c[2], "k", 1, sc->got, &sc->gotlen);
+	return NULL;
+}
+
+static void *f2_thread(void *arg)
+{
+	struct sched2 *sc = arg;
+
+	mdk_swarm_insert(sc->f->c[3], "k", 1, "f", 1);
+	return NULL;
+}
+
+static void *w2_thread(void *arg)
+{
+	struct sched2 *sc = arg;
+
+	ck_assert_int_eq(mdk_swarm_insert(sc->f->c[1], "k", 1, "h", 1), 0);
+	return NULL;
+}
+
+START_TEST(test_register_later_abort_does_not_hide_commit)
+{
+	struct sched2 sc = { 0 };
+	struct mdk_swarm_op_stats st;
+	pthread_t r, w, fth;
+	struct fx f;
+
+	fx_new(&f, MDK_SWARM_PROTO_SWARM);
+	sc.f = &f;
+	sem_init(&sc.r_paused, 0, 0);
+	sem_init(&sc.r_go, 0, 0);
+	sem_init(&sc.w_paused, 0, 0);
+	sem_init(&sc.w_go, 0, 0);
+	sem_init(&sc.f_paused, 0, 0);
+	sem_init(&sc.f_go, 0, 0);
+	put(f.c[0], "old");
+	mdk_swarm_flush(f.c[0]);
+	warm(&f);
+	mdk_swarm_client_set_hook(f.c[1], w2_hook, &sc);
+	mdk_swarm_client_set_hook(f.c[2], r2_hook, &sc);
+	mdk_swarm_client_set_hook(f.c[3], f2_hook, &sc);
+	mdk_swarm_client_set_clock_skew(f.c[3], 1000000);
+	st = put(f.c[1], "g"); /* fast; its VER rides on W's next round */
+	ck_assert_uint_eq(st.rtts, 1);
+	sc.w_armed = true;
+
+	pthread_create(&r, NULL, r2_thread, &sc);
+	sem_wait(&sc.r_paused);
+	pthread_create(&fth, NULL, f2_thread, &sc);
+	sem_wait(&sc.f_paused); /* f is on node 0 only */
+	pthread_create(&w, NULL, w2_thread, &sc);
+	sem_wait(&sc.w_paused); /* abort = h written, h not retried yet */
+	sem_post(&sc.r_go);
+	pthread_join(r, NULL);
+	ck_assert_int_eq(sc.ret, 0);
+	ck_assert_msg(sc.gotlen == 1 && sc.got[0] != 'o', "R got %.*s",
+		      (int)sc.gotlen, sc.got);
+	sem_post(&sc.w_go);
+	pthread_join(w, NULL);
+	mdk_swarm_last_op(f.c[1], &st);
+	ck_assert_uint_eq(st.slow, MDK_SWARM_SLOW_GUESS | MDK_SWARM_SLOW_RETRY);
+	sem_post(&sc.f_go);
+	pthread_join(fth, NULL);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *swarm_register_suite(void)
 {
 	Suite *s = suite_create("swarm_register");
@@ -260,6 +500,8 @@ static Suite *swarm_register_suite(void)
 	tcase_add_test(tc, test_register_writer_crash_after_ack);
 	tcase_add_test(tc, test_register_writer_crash_mid_round);
 	tcase_add_test(tc, test_register_recycling);
+	tcase_add_test(tc, test_register_reader_rereads_before_locking);
+	tcase_add_test(tc, test_register_later_abort_does_not_hide_commit);
 	suite_add_tcase(s, tc);
 	return s;
 }

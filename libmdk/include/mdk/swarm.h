@@ -198,6 +198,18 @@ void mdk_swarm_last_op(const struct mdk_swarm_client *c,
  */
 void mdk_swarm_client_set_clock_skew(struct mdk_swarm_client *c,
 				     int64_t skew_us);
+
+/*
+ * mdk_swarm_client_set_hook(): @fn is called before each node's batch of
+ * each of the client's rounds, with the round's index in the current
+ * operation (from 1) and the node; returning false delays that batch
+ * forever (it still arrives when the client would otherwise lack a
+ * majority).  The hook may block: tests use it to schedule clients.
+ */
+typedef bool (*mdk_swarm_hook_fn)(void *arg, unsigned int round,
+				  unsigned int node);
+void mdk_swarm_client_set_hook(struct mdk_swarm_client *c, mdk_swarm_hook_fn fn,
+			       void *arg);
 void mdk_swarm_client_crash_after(struct mdk_swarm_client *c,
 				  unsigned int rounds);
 void mdk_swarm_client_set_chaos(struct mdk_swarm_client *c, uint32_t ppm,
