@@ -138,8 +138,10 @@ int mdk_swarm_flush(struct mdk_swarm_client *c);
 
 /*
  * mdk_swarm_warm() - fill the client's cache of index locations with every
- * key present in the store, in a few bulk reads.  Operations on a key whose
- * location the client does not know take one more round trip.
+ * key present in the store, in bulk reads of the nodes' indexes.  A write
+ * to a key whose location the client does not know takes one more round
+ * trip (two when it claims an index entry); a get reads the key's buckets
+ * instead of its entry, in the same round trip.
  */
 int mdk_swarm_warm(struct mdk_swarm_client *c);
 
