@@ -17,9 +17,9 @@ static int cmd_version(int argc, char **argv);
 
 static const struct mdkctl_cmd mdkctl_cmds[] = {
 	{ "help", cmd_help, "show this help" },
-	{ "swarm", cmd_swarm, "SWARM-KV: bench, checked stress" },
 	{ "version", cmd_version, "print the versions of mdkctl and libmdk" },
 	{ "pool", cmd_pool, "the CMM-MP memory pool of cmm_mp.ko" },
+	{ "swarm", cmd_swarm, "SWARM-KV: bench, checked stress" },
 	{ 0 },
 };
 
