@@ -37,20 +37,22 @@ int mdk__verr(char *err, size_t errlen, int ret, const char *fmt, va_list ap);
 int mdk__grow(void **p, size_t *cap, size_t need, size_t size);
 
 /*
- * The page map: 64-bit page ids to dense indices 0, 1, ... in the order
- * pages are first seen.  Ids are grouped in leaves of 64 consecutive ids
- * found through a hash of id >> 6; sorted input (a window of a trace)
- * then costs one compare and one load per id, and consecutive ids get
- * neighbouring state in the arrays callers index by dense page.
+ * The page map: 64-bit page ids to compact indices.  Ids are grouped in
+ * leaves of 64 consecutive ids; a leaf seen for the first time gets the
+ * next 64 indices, so the index of a page is stable, below 64 x the
+ * leaves seen, and for clustered ids about as dense as the pages and in
+ * id order (see pagemap.c).
  */
 struct mdk_pagemap;
 
 struct mdk_pagemap *mdk__pagemap_new(void);
 void mdk__pagemap_free(struct mdk_pagemap *pm);
-/* Map @n ids to @out; returns 0 or -ENOMEM (more than 2^32-2 pages). */
+/* Map @n ids to @out; returns 0 or -E2BIG (over 2^26 leaves), -ENOMEM. */
 int mdk__pagemap_map(struct mdk_pagemap *pm, const uint64_t *ids, size_t n,
 		     uint32_t *out);
+/* Distinct pages seen; indices handed out (64 per leaf). */
 uint32_t mdk__pagemap_pages(const struct mdk_pagemap *pm);
+uint64_t mdk__pagemap_slots(const struct mdk_pagemap *pm);
 
 /* Unsigned LEB128: at most 10 bytes for 64 bits. */
 static inline size_t mdk__uleb_put(uint8_t *p, uint64_t v)

@@ -12,25 +12,39 @@
 
 #include "internal.h"
 
+/*
+ * Per-page state, in one of two layouts: two 32-bit words (last access
+ * window + 1, 0 for never; that access's prior reuse distance), or, when
+ * the stream is bounded to at most 65535 windows, both packed in 16-bit
+ * halves of one word (last + 1 in the high half).  A pass over a trace
+ * streams this array once a window, so halving it halves the pass's
+ * memory traffic.
+ */
 struct page_state {
-	uint32_t last1; /* window of the last access + 1; 0: never accessed */
-	uint32_t reuse; /* prior reuse distance of that access (0: first) */
+	uint32_t last1;
+	uint32_t reuse;
 };
 
 struct mdk_stream {
-	struct page_state *st;
+	void *st;	/* struct page_state[] or uint32_t[] (packed) */
 	size_t cap;	/* entries allocated (zeroed) */
+	bool packed;
+	uint32_t limit; /* windows allowed: 0..limit-1 */
 	uint32_t pages; /* 1 + largest index fed */
 	uint32_t window;
 	bool started;
 };
 
-int mdk_stream_new(struct mdk_stream **out)
+#define PACKED_WINDOWS 65535u
+
+int mdk_stream_new(uint32_t max_windows, struct mdk_stream **out)
 {
 	struct mdk_stream *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
+	s->packed = max_windows && max_windows <= PACKED_WINDOWS;
+	s->limit = max_windows ? max_windows : MDK_NONE;
 	*out = s;
 	return 0;
 }
@@ -51,17 +65,26 @@ uint32_t mdk_stream_pages(const struct mdk_stream *s)
 static int stream_grow(struct mdk_stream *s, uint32_t page)
 {
 	size_t ncap = s->cap ? s->cap : 1024;
-	struct page_state *n;
+	size_t esz = s->packed ? sizeof(uint32_t) : sizeof(struct page_state);
+	void *n;
 
 	while (ncap <= page)
 		ncap *= 2;
-	n = realloc(s->st, ncap * sizeof(*n));
+	n = realloc(s->st, ncap * esz);
 	if (!n)
 		return -ENOMEM;
-	memset(n + s->cap, 0, (ncap - s->cap) * sizeof(*n));
+	memset((char *)n + s->cap * esz, 0, (ncap - s->cap) * esz);
 	s->st = n;
 	s->cap = ncap;
 	return 0;
+}
+
+static int stream_dup(uint32_t page, uint32_t window, char *err,
+		      size_t errlen)
+{
+	return mdk__err(err, errlen, -EINVAL,
+			"interval stream: page %u accessed twice in window %u",
+			page, window);
 }
 
 int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
@@ -77,10 +100,10 @@ int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 		return mdk__err(err, errlen, -EINVAL,
 				"interval stream: window %u after window %u",
 				window, s->window);
-	if (window == MDK_NONE)
-		return mdk__err(err, errlen, -EINVAL,
-				"interval stream: window %u is out of range",
-				window);
+	if (window >= s->limit)
+		return mdk__err(err, errlen, -ERANGE,
+				"interval stream: window %u is beyond the stream's %u windows",
+				window, s->limit);
 	s->started = true;
 	s->window = window;
 	for (i = 0; i < n; i++)
@@ -91,36 +114,100 @@ int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 				maxp + 1);
 	if (n && maxp >= s->pages)
 		s->pages = maxp + 1;
-	for (i = 0; i < n; i++) {
-		struct page_state *p = &s->st[pages[i]];
-		uint32_t l1 = p->last1;
+	if (s->packed) {
+		uint32_t *st = s->st;
 
-		if (!l1) {
-			start[i] = MDK_NONE;
-			reuse[i] = 0;
-			nfirst++;
-			p->reuse = 0;
-		} else {
+		for (i = 0; i < n; i++) {
+			uint32_t v = st[pages[i]], l1 = v >> 16;
+
+			if (!l1) {
+				start[i] = MDK_NONE;
+				reuse[i] = 0;
+				nfirst++;
+				st[pages[i]] = w1 << 16;
+				continue;
+			}
 			if (mdk_unlikely(l1 == w1))
-				return mdk__err(err, errlen, -EINVAL,
-						"interval stream: page %u accessed twice in window %u",
-						pages[i], window);
+				return stream_dup(pages[i], window, err,
+						  errlen);
 			start[i] = l1 - 1;
-			reuse[i] = p->reuse;
-			p->reuse = w1 - l1;
+			reuse[i] = v & 0xffff;
+			st[pages[i]] = (w1 << 16) | (w1 - l1);
 		}
-		p->last1 = w1;
+	} else {
+		struct page_state *st = s->st;
+
+		for (i = 0; i < n; i++) {
+			struct page_state *p = &st[pages[i]];
+			uint32_t l1 = p->last1;
+
+			if (!l1) {
+				start[i] = MDK_NONE;
+				reuse[i] = 0;
+				nfirst++;
+				p->reuse = 0;
+			} else {
+				if (mdk_unlikely(l1 == w1))
+					return stream_dup(pages[i], window, err,
+							  errlen);
+				start[i] = l1 - 1;
+				reuse[i] = p->reuse;
+				p->reuse = w1 - l1;
+			}
+			p->last1 = w1;
+		}
 	}
 	*first += nfirst;
 	return 0;
 }
 
+/* Page @p's state, unpacked; false if never fed. */
+static bool stream_get(const struct mdk_stream *s, uint32_t p, uint32_t *l1,
+		       uint32_t *reuse)
+{
+	if (p >= s->pages)
+		return false;
+	if (s->packed) {
+		uint32_t v = ((const uint32_t *)s->st)[p];
+
+		*l1 = v >> 16;
+		*reuse = v & 0xffff;
+	} else {
+		const struct page_state *ps = s->st;
+
+		*l1 = ps[p].last1;
+		*reuse = ps[p].reuse;
+	}
+	return *l1 != 0;
+}
+
 int mdk_stream_open(const struct mdk_stream *s, uint32_t page,
 		    uint32_t *start, uint32_t *reuse)
 {
-	if (page >= s->pages || !s->st[page].last1)
+	uint32_t l1, r;
+
+	if (!stream_get(s, page, &l1, &r))
 		return -ENOENT;
-	*start = s->st[page].last1 - 1;
-	*reuse = s->st[page].reuse;
+	*start = l1 - 1;
+	*reuse = r;
 	return 0;
+}
+
+size_t mdk_stream_tails(const struct mdk_stream *s, uint32_t *cursor,
+			uint32_t *start, uint32_t *reuse, size_t max)
+{
+	size_t k = 0;
+	uint32_t p;
+
+	for (p = *cursor; p < s->pages && k < max; p++) {
+		uint32_t l1, r;
+
+		if (!stream_get(s, p, &l1, &r))
+			continue;
+		start[k] = l1 - 1;
+		reuse[k] = r;
+		k++;
+	}
+	*cursor = p;
+	return k;
 }

@@ -39,6 +39,12 @@ struct mdk_mpc {
 	const struct mdk_policy_ops *ops;
 	uint32_t *rbin;	 /* reuse 0..cap -> r-bin */
 	uint32_t *gbin;	 /* length 0..cap-1 -> g-bin */
+	/*
+	 * When every g-bin holds one gap length (full threshold grids, OPP),
+	 * gsum is count x length and is not kept: gval[] has the lengths.
+	 */
+	bool gsum_derived;
+	uint32_t *gval;
 	uint32_t *rows;	 /* cap x cells */
 	uint64_t *gsum;	 /* cells */
 	uint32_t *open;	 /* cap x nr */
@@ -68,6 +74,7 @@ void mdk_mpc_free(struct mdk_mpc *m)
 		return;
 	free(m->rbin);
 	free(m->gbin);
+	free(m->gval);
 	free(m->rows);
 	free(m->gsum);
 	free(m->open);
@@ -159,6 +166,20 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 		return ret;
 	}
 	m->g.cells = m->g.nr * m->g.ng;
+	/* Gaps are 0..cap-2: does each g-bin hold at most one of them? */
+	m->gsum_derived = true;
+	m->gval = calloc(m->g.ng, sizeof(*m->gval));
+	if (!m->gval)
+		goto err_nomem;
+	{
+		uint32_t x;
+
+		for (x = 0; x + 1 < capacity; x++) {
+			if (x && m->gbin[x] == m->gbin[x - 1])
+				m->gsum_derived = false;
+			m->gval[m->gbin[x]] = x;
+		}
+	}
 	m->rows = calloc((size_t)capacity * m->g.cells, sizeof(*m->rows));
 	m->gsum = calloc(m->g.cells, sizeof(*m->gsum));
 	m->open = calloc((size_t)capacity * m->g.nr, sizeof(*m->open));
@@ -248,14 +269,60 @@ int mdk_mpc_add_window(struct mdk_mpc *m, uint32_t window, int64_t accessed,
 	return 0;
 }
 
-int mdk_mpc_add_accesses(struct mdk_mpc *m, uint32_t window,
-			 const uint32_t *start, const uint32_t *reuse,
-			 size_t n, char *err, size_t errlen)
+static int err_range(struct mdk_mpc *m, uint32_t window, uint32_t a,
+		     char *err, size_t errlen)
+{
+	m->failed = -ERANGE;
+	return mdk__err(err, errlen, -ERANGE,
+			"%s: access in window %u after one in window %u: %s",
+			m->ops->name, window, a,
+			a >= window ? "previous access is not earlier"
+				    : "interval longer than the ring");
+}
+
+/*
+ * The per-record loops, one per shape so that the compiler keeps every
+ * table in a register: with or without a reuse dimension, with or
+ * without gsum, with or without open-interval tracking.  A record is an
+ * access in window @window whose page was last accessed in start[i].
+ */
+#define ADD_LOOP(WITH_R, WITH_GSUM, WITH_OPEN)                                \
+	for (i = 0; i < n; i++) {                                             \
+		uint32_t a = start[i], d, c, rb = 0;                          \
+                                                                              \
+		if (a == MDK_NONE) {                                          \
+			nfirst++;                                             \
+			if ((WITH_R) && (WITH_OPEN))                          \
+				openn[rbin[0]]++;                             \
+			continue;                                             \
+		}                                                             \
+		d = window - a;                                               \
+		if (mdk_unlikely(d - 1 >= cap - 1))                           \
+			return err_range(m, window, a, err, errlen);          \
+		if (WITH_R)                                                   \
+			rb = rbin[MDK_MIN(reuse[i], cap)];                    \
+		c = rb * ng + gbin[d - 1];                                    \
+		row[c]++;                                                     \
+		if (WITH_GSUM)                                                \
+			gsum[c] += d - 1;                                     \
+		if (WITH_OPEN) {                                              \
+			uint32_t sa = sn >= d ? sn - d : sn + cap - d;        \
+                                                                              \
+			open[(size_t)sa * nr + rb]--;                         \
+			if (WITH_R)                                           \
+				openn[rbin[d]]++;                             \
+		}                                                             \
+	}
+
+static int add_batch(struct mdk_mpc *m, uint32_t window, const uint32_t *start,
+		     const uint32_t *reuse, size_t n, bool track_open,
+		     char *err, size_t errlen)
 {
 	const uint32_t cap = m->g.cap, nr = m->g.nr, ng = m->g.ng;
 	const uint32_t *rbin = m->rbin, *gbin = m->gbin;
 	uint32_t sn, *row, *open = m->open, *openn;
 	uint64_t *gsum = m->gsum, nfirst = 0;
+	bool with_r = nr > 1, with_gsum = !m->gsum_derived;
 	size_t i;
 	int ret;
 
@@ -266,56 +333,61 @@ int mdk_mpc_add_accesses(struct mdk_mpc *m, uint32_t window,
 	row = m->rows + (size_t)sn * m->g.cells;
 	openn = open + (size_t)sn * nr;
 	m->acc[sn] += (int64_t)n;
-	if (nr == 1) {
-		/* AGE, VMIN, OPP: no reuse dimension. */
-		for (i = 0; i < n; i++) {
-			uint32_t a = start[i], d, c, sa;
-
-			if (a == MDK_NONE) {
-				nfirst++;
-				continue;
-			}
-			d = window - a;
-			if (mdk_unlikely(a >= window || d >= cap))
-				goto err_range;
-			c = gbin[d - 1];
-			row[c]++;
-			gsum[c] += d - 1;
-			sa = sn >= d ? sn - d : sn + cap - d;
-			open[sa]--;
-		}
-		openn[0] += (uint32_t)n;
+	if (track_open) {
+		if (!with_r && !with_gsum)
+			ADD_LOOP(0, 0, 1)
+		else if (!with_r)
+			ADD_LOOP(0, 1, 1)
+		else if (!with_gsum)
+			ADD_LOOP(1, 0, 1)
+		else
+			ADD_LOOP(1, 1, 1)
+		/* Without a reuse dimension every access opens bin 0. */
+		if (!with_r)
+			openn[0] += (uint32_t)n;
 	} else {
-		for (i = 0; i < n; i++) {
-			uint32_t a = start[i], d, c, sa, rb;
-
-			if (a == MDK_NONE) {
-				nfirst++;
-				openn[rbin[0]]++;
-				continue;
-			}
-			d = window - a;
-			if (mdk_unlikely(a >= window || d >= cap))
-				goto err_range;
-			rb = rbin[MDK_MIN(reuse[i], cap)];
-			c = rb * ng + gbin[d - 1];
-			row[c]++;
-			gsum[c] += d - 1;
-			sa = sn >= d ? sn - d : sn + cap - d;
-			open[(size_t)sa * nr + rb]--;
-			openn[rbin[d]]++;
-		}
+		if (!with_r && !with_gsum)
+			ADD_LOOP(0, 0, 0)
+		else if (!with_r)
+			ADD_LOOP(0, 1, 0)
+		else if (!with_gsum)
+			ADD_LOOP(1, 0, 0)
+		else
+			ADD_LOOP(1, 1, 0)
 	}
 	m->first[sn] += (int64_t)nfirst;
 	return 0;
+}
 
-err_range:
-	m->failed = -ERANGE;
-	return mdk__err(err, errlen, -ERANGE,
-			"%s: access in window %u after one in window %u: %s",
-			m->ops->name, window, start[i],
-			start[i] >= window ? "previous access is not earlier"
-					   : "interval longer than the ring");
+int mdk_mpc_add_accesses(struct mdk_mpc *m, uint32_t window,
+			 const uint32_t *start, const uint32_t *reuse,
+			 size_t n, char *err, size_t errlen)
+{
+	return add_batch(m, window, start, reuse, n, true, err, errlen);
+}
+
+int mdk_mpc_add_closed(struct mdk_mpc *m, uint32_t window,
+		       const uint32_t *start, const uint32_t *reuse, size_t n,
+		       char *err, size_t errlen)
+{
+	return add_batch(m, window, start, reuse, n, false, err, errlen);
+}
+
+int mdk_mpc_add_tails(struct mdk_mpc *m, const uint32_t *start,
+		      const uint32_t *reuse, size_t n, int weight, char *err,
+		      size_t errlen)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		struct mdk_interval iv = { start[i], MDK_NONE, reuse[i] };
+
+		ret = mdk_mpc_add_interval(m, &iv, weight, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 int mdk_mpc_add_interval(struct mdk_mpc *m, const struct mdk_interval *iv,
@@ -350,7 +422,8 @@ int mdk_mpc_add_interval(struct mdk_mpc *m, const struct mdk_interval *iv,
 
 		s = slot_of(m, iv->end);
 		m->rows[(size_t)s * m->g.cells + c] += (uint32_t)weight;
-		m->gsum[c] += (uint64_t)((int64_t)weight * g);
+		if (!m->gsum_derived)
+			m->gsum[c] += (uint64_t)((int64_t)weight * g);
 	}
 	return 0;
 }
@@ -504,6 +577,12 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 			Ts[(size_t)rb * g->ng + gb] += (uint64_t)op[rb] * t;
 		}
 	}
+	if (m->gsum_derived) {
+		uint32_t c;
+
+		for (c = 0; c < g->cells; c++)
+			m->gsum[c] = Gc[c] * m->gval[c % g->ng];
+	}
 	suffix2_u64(g, Gc, SGc);
 	suffix2_u64(g, m->gsum, SGs);
 	suffix2_u64(g, Tc, STc);
@@ -581,6 +660,102 @@ long mdk_mpc_best(const struct mdk_point *pts, size_t n, double target)
 
 #define BATCH 4096
 
+/*
+ * Map the bins of @fbin (@nf bins) onto those of @cbin over the values
+ * 0..@nvals-1; false when a fine bin would straddle two coarse bins.
+ */
+static bool bin_map(const uint32_t *fbin, const uint32_t *cbin, size_t nvals,
+		    uint32_t nf, uint32_t *map)
+{
+	size_t x;
+	uint32_t b;
+
+	for (b = 0; b < nf; b++)
+		map[b] = UINT32_MAX;
+	for (x = 0; x < nvals; x++) {
+		uint32_t fb = fbin[x];
+
+		if (map[fb] == UINT32_MAX)
+			map[fb] = cbin[x];
+		else if (map[fb] != cbin[x])
+			return false;
+	}
+	for (b = 0; b < nf; b++)
+		if (map[b] == UINT32_MAX)
+			map[b] = 0; /* holds no value: always empty */
+	return true;
+}
+
+struct derive {
+	uint32_t *rmap, *gmap;
+};
+
+/* Can coarse generator @c be computed from fine generator @f? */
+static bool can_derive(const struct mdk_mpc *c, const struct mdk_mpc *f,
+		       struct derive *d)
+{
+	if (c->g.cap != f->g.cap)
+		return false;
+	d->rmap = malloc(f->g.nr * sizeof(*d->rmap));
+	d->gmap = malloc(f->g.ng * sizeof(*d->gmap));
+	if (d->rmap && d->gmap &&
+	    bin_map(f->rbin, c->rbin, (size_t)f->g.cap + 1, f->g.nr, d->rmap) &&
+	    bin_map(f->gbin, c->gbin, f->g.cap - 1, f->g.ng, d->gmap))
+		return true;
+	free(d->rmap);
+	free(d->gmap);
+	d->rmap = d->gmap = NULL;
+	return false;
+}
+
+/* Fill @c's histograms from @f's through the bin maps of @d. */
+static void derive(struct mdk_mpc *c, const struct mdk_mpc *f,
+		   const struct derive *d)
+{
+	uint32_t cap = f->g.cap, s, rb, gb;
+	uint64_t *fcnt = NULL;
+
+	memcpy(c->slotwin, f->slotwin, cap * sizeof(*c->slotwin));
+	memcpy(c->acc, f->acc, cap * sizeof(*c->acc));
+	memcpy(c->first, f->first, cap * sizeof(*c->first));
+	c->started = f->started;
+	c->hi_seen = f->hi_seen;
+	memset(c->rows, 0, (size_t)cap * c->g.cells * sizeof(*c->rows));
+	memset(c->open, 0, (size_t)cap * c->g.nr * sizeof(*c->open));
+	memset(c->gsum, 0, c->g.cells * sizeof(*c->gsum));
+	if (f->gsum_derived)
+		fcnt = calloc(f->g.cells, sizeof(*fcnt));
+	for (s = 0; s < cap; s++) {
+		const uint32_t *fr = f->rows + (size_t)s * f->g.cells;
+		uint32_t *cr = c->rows + (size_t)s * c->g.cells;
+
+		for (rb = 0; rb < f->g.nr; rb++) {
+			const uint32_t *frr = fr + (size_t)rb * f->g.ng;
+			uint32_t *crr = cr + (size_t)d->rmap[rb] * c->g.ng;
+
+			for (gb = 0; gb < f->g.ng; gb++)
+				crr[d->gmap[gb]] += frr[gb];
+			if (fcnt)
+				for (gb = 0; gb < f->g.ng; gb++)
+					fcnt[(size_t)rb * f->g.ng + gb] +=
+						frr[gb];
+			c->open[(size_t)s * c->g.nr + d->rmap[rb]] +=
+				f->open[(size_t)s * f->g.nr + rb];
+		}
+	}
+	if (!c->gsum_derived)
+		for (rb = 0; rb < f->g.nr; rb++)
+			for (gb = 0; gb < f->g.ng; gb++) {
+				size_t fc = (size_t)rb * f->g.ng + gb;
+				uint64_t sum = fcnt ? fcnt[fc] * f->gval[gb]
+						    : f->gsum[fc];
+
+				c->gsum[(size_t)d->rmap[rb] * c->g.ng +
+					d->gmap[gb]] += sum;
+			}
+	free(fcnt);
+}
+
 int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 		unsigned int flags, struct mdk_point **pts, size_t *npts,
 		char *err, size_t errlen)
@@ -588,10 +763,11 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 	struct mdk_trace_reader *r = NULL;
 	struct mdk_mpc **gens = NULL;
 	struct mdk_stream *st = NULL;
+	struct derive *dv = NULL;
 	struct mdk_trace_chunk c;
-	uint32_t W, start[BATCH], reuse[BATCH];
+	uint32_t W, start[BATCH], reuse[BATCH], cursor = 0;
+	size_t i, j, k, *from = NULL, *order = NULL;
 	uint64_t nfirst = 0;
-	size_t i, k;
 	int ret;
 
 	for (i = 0; i < np; i++) {
@@ -608,8 +784,11 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 		goto out;
 	}
 	gens = calloc(np, sizeof(*gens));
-	ret = mdk_stream_new(&st);
-	if (!gens || ret) {
+	from = calloc(np, sizeof(*from));
+	order = calloc(np, sizeof(*order));
+	dv = calloc(np, sizeof(*dv));
+	ret = mdk_stream_new(W, &st);
+	if (!gens || !from || !order || !dv || ret) {
 		ret = mdk__err(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -617,6 +796,31 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 		ret = mdk_mpc_new(pols[i], W, &gens[i], err, errlen);
 		if (ret)
 			goto out;
+		order[i] = i;
+	}
+	/* Largest histograms first; each later one derives if it nests. */
+	for (i = 1; i < np; i++)
+		for (j = i; j > 0 && gens[order[j]]->g.cells >
+					     gens[order[j - 1]]->g.cells;
+		     j--) {
+			size_t t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (i = 0; i < np; i++) {
+		size_t gi = order[i];
+
+		from[gi] = SIZE_MAX;
+		for (j = 0; j < i; j++) {
+			size_t gj = order[j];
+
+			if (from[gj] == SIZE_MAX &&
+			    can_derive(gens[gi], gens[gj], &dv[gi])) {
+				from[gi] = gj;
+				break;
+			}
+		}
 	}
 	while ((ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {
 		size_t off = 0;
@@ -628,9 +832,10 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 					      start, reuse, &nfirst, err,
 					      errlen);
 			for (i = 0; !ret && i < np; i++)
-				ret = mdk_mpc_add_accesses(gens[i], c.window,
-							   start, reuse, n,
-							   err, errlen);
+				if (from[i] == SIZE_MAX)
+					ret = mdk_mpc_add_closed(
+						gens[i], c.window, start, reuse,
+						n, err, errlen);
 			if (ret)
 				goto out;
 			off += n;
@@ -638,6 +843,18 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 	}
 	if (ret)
 		goto out;
+	/* Tails: every page's last access, then the derived histograms. */
+	while ((k = mdk_stream_tails(st, &cursor, start, reuse, BATCH)))
+		for (i = 0; i < np; i++)
+			if (from[i] == SIZE_MAX) {
+				ret = mdk_mpc_add_tails(gens[i], start, reuse,
+							k, 1, err, errlen);
+				if (ret)
+					goto out;
+			}
+	for (i = 0; i < np; i++)
+		if (from[i] != SIZE_MAX)
+			derive(gens[i], gens[from[i]], &dv[i]);
 	for (i = 0; i < np; i++) {
 		long n = mdk_mpc_eval(gens[i], 0, W - 1, flags, &pts[i], err,
 				      errlen);
@@ -656,9 +873,15 @@ out:
 			npts[k] = 0;
 		}
 	}
-	for (i = 0; gens && i < np; i++)
+	for (i = 0; gens && i < np; i++) {
 		mdk_mpc_free(gens[i]);
+		free(dv[i].rmap);
+		free(dv[i].gmap);
+	}
 	free(gens);
+	free(from);
+	free(order);
+	free(dv);
 	mdk_stream_free(st);
 	mdk_trace_reader_close(r);
 	return ret;

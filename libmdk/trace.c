@@ -871,80 +871,86 @@ void mdk_trace_reader_close(struct mdk_trace_reader *r)
 	free(r);
 }
 
+/* Slow path of a varint: returns bytes used, 0 if malformed. */
+static size_t uleb_slow(const uint8_t *p, const uint8_t *end, uint64_t *out)
+{
+	const uint8_t *s = p;
+	unsigned int shift = 0;
+	uint64_t v = 0;
+
+	for (;;) {
+		uint8_t b;
+
+		if (p == end)
+			return 0;
+		b = *p++;
+		if (shift == 63 && b > 1)
+			return 0;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+		shift += 7;
+		if (shift > 63)
+			return 0;
+	}
+	*out = v;
+	return (size_t)(p - s);
+}
+
 /* Decode @count ids from @len payload bytes; returns 0 or an error. */
 static int rd_decode(struct mdk_trace_reader *r, const uint8_t *p, size_t len,
 		     uint32_t count, uint64_t boff, char *err, size_t errlen)
 {
 	const uint8_t *start = p, *end = p + len;
-	uint64_t id = r->last_id;
-	bool have = r->have_last;
-	uint64_t *ids = r->ids;
+	uint64_t *ids = r->ids, id, v;
 	uint32_t i;
+	size_t k;
 
-	for (i = 0; i < count; i++) {
-		uint64_t v;
-
+	if (!count)
+		goto check_end;
+	/* The first id of a block is absolute. */
+	k = uleb_slow(p, end, &v);
+	if (!k)
+		goto bad_varint;
+	p += k;
+	if (r->have_last && v <= r->last_id)
+		return rd_fail(r, err, errlen, -EBADMSG,
+			       "offset %llu: window %u: block starts at page id %llu after %llu: ids must strictly increase",
+			       (unsigned long long)boff, r->window,
+			       (unsigned long long)v,
+			       (unsigned long long)r->last_id);
+	id = ids[0] = v;
+	for (i = 1; i < count; i++) {
 		if (mdk_likely(p < end && *p < 0x80)) {
 			v = *p++;
 		} else {
-			unsigned int shift = 0;
-
-			v = 0;
-			for (;;) {
-				uint8_t b;
-
-				if (p == end)
-					return rd_fail(r, err, errlen, -EBADMSG,
-						       "offset %llu: block of window %u: page id %u of %u runs past the %zu-byte payload",
-						       (unsigned long long)boff,
-						       r->window, i, count, len);
-				b = *p++;
-				if (shift == 63 && b > 1)
-					return rd_fail(r, err, errlen, -EBADMSG,
-						       "offset %llu: block of window %u: varint %u overflows 64 bits",
-						       (unsigned long long)(boff + BLK_BYTES + (uint64_t)(p - 1 - start)),
-						       r->window, i);
-				v |= (uint64_t)(b & 0x7f) << shift;
-				if (!(b & 0x80))
-					break;
-				shift += 7;
-				if (shift > 63)
-					return rd_fail(r, err, errlen, -EBADMSG,
-						       "offset %llu: block of window %u: varint %u is longer than 10 bytes",
-						       (unsigned long long)(boff + BLK_BYTES + (uint64_t)(p - start)),
-						       r->window, i);
-			}
+			k = uleb_slow(p, end, &v);
+			if (!k)
+				goto bad_varint;
+			p += k;
 		}
-		if (i == 0) {
-			/* The first id of a block is absolute. */
-			if (have && v <= id)
-				return rd_fail(r, err, errlen, -EBADMSG,
-					       "offset %llu: window %u: block starts at page id %llu after %llu: ids must strictly increase",
-					       (unsigned long long)boff,
-					       r->window,
-					       (unsigned long long)v,
-					       (unsigned long long)id);
-			id = v;
-		} else {
-			if (v >= UINT64_MAX - id)
-				return rd_fail(r, err, errlen, -EBADMSG,
-					       "offset %llu: window %u: page id %u overflows 64 bits",
-					       (unsigned long long)boff,
-					       r->window, i);
-			id += v + 1;
-		}
+		if (mdk_unlikely(v >= UINT64_MAX - id))
+			return rd_fail(r, err, errlen, -EBADMSG,
+				       "offset %llu: window %u: page id %u overflows 64 bits",
+				       (unsigned long long)boff, r->window, i);
+		id += v + 1;
 		ids[i] = id;
 	}
+	r->last_id = id;
+	r->have_last = true;
+check_end:
 	if (p != end)
 		return rd_fail(r, err, errlen, -EBADMSG,
 			       "offset %llu: block of window %u: %u page ids use %zu of the %zu payload bytes",
 			       (unsigned long long)boff, r->window, count,
 			       (size_t)(p - start), len);
-	if (count) {
-		r->last_id = id;
-		r->have_last = true;
-	}
 	return 0;
+
+bad_varint:
+	return rd_fail(r, err, errlen, -EBADMSG,
+		       "offset %llu: block of window %u: page id varint at payload byte %zu is truncated or longer than 64 bits (%u page ids in %zu bytes)",
+		       (unsigned long long)boff, r->window,
+		       (size_t)(p - start), count, len);
 }
 
 /* Check the stream's end against the footer/index. */
@@ -1306,4 +1312,9 @@ uint64_t mdk_trace_reader_pages(const struct mdk_trace_reader *r)
 uint64_t mdk_trace_reader_records(const struct mdk_trace_reader *r)
 {
 	return r->records;
+}
+
+uint64_t mdk_trace_reader_slots(const struct mdk_trace_reader *r)
+{
+	return r->pm ? mdk__pagemap_slots(r->pm) : 0;
 }

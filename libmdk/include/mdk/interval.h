@@ -44,16 +44,22 @@ struct mdk_interval {
 
 struct mdk_stream;
 
-/* mdk_stream_new() - an empty stream; 0 or -ENOMEM. */
-int mdk_stream_new(struct mdk_stream **out);
+/*
+ * mdk_stream_new() - an empty stream for windows 0..@max_windows-1 (0: no
+ * bound).  A bound of at most 65535 windows halves the per-page state (4
+ * bytes a page instead of 8).  Returns 0 or -ENOMEM.
+ */
+int mdk_stream_new(uint32_t max_windows, struct mdk_stream **out);
 
 /*
  * mdk_stream_feed() - @n accesses of window @window (dense page indices
  * @pages, distinct within the window).  Windows must not decrease across
- * calls; a window may be fed in several calls.  Fills @start[i] and
+ * calls and stay below the stream's bound; a window may be fed in several
+ * calls.  Fills @start[i] and
  * @reuse[i] as described above and counts first accesses into *@first
  * (added to).  Returns 0, -EINVAL (window went back, or a page twice in a
- * window: the message says which) or -ENOMEM.
+ * window: the message says which), -ERANGE (window beyond the bound) or
+ * -ENOMEM.
  */
 int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 		    const uint32_t *pages, size_t n, uint32_t *start,
@@ -68,7 +74,16 @@ int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 int mdk_stream_open(const struct mdk_stream *s, uint32_t page,
 		    uint32_t *start, uint32_t *reuse);
 
-/* mdk_stream_pages() - pages seen (1 + the largest dense index fed). */
+/*
+ * mdk_stream_tails() - the open interval of every page, in page order, in
+ * batches: from page *@cursor (start at 0) fills at most @max entries of
+ * @start and @reuse as mdk_stream_open() would and advances *@cursor.
+ * Returns the entries filled; 0 when every page was visited.
+ */
+size_t mdk_stream_tails(const struct mdk_stream *s, uint32_t *cursor,
+			uint32_t *start, uint32_t *reuse, size_t max);
+
+/* mdk_stream_pages() - 1 + the largest page index fed. */
 uint32_t mdk_stream_pages(const struct mdk_stream *s);
 
 /* mdk_stream_free() - free; NULL is a no-op. */

@@ -95,6 +95,27 @@ int mdk_mpc_add_accesses(struct mdk_mpc *m, uint32_t window,
 			 const uint32_t *start, const uint32_t *reuse,
 			 size_t n, char *err, size_t errlen);
 
+/*
+ * mdk_mpc_add_closed() - the offline fast path: like
+ * mdk_mpc_add_accesses() but only the closed intervals (and U, first) are
+ * added; open intervals are not tracked per access.  Before evaluating,
+ * add the tails -- each page's last access, e.g. from mdk_stream_tails()
+ * -- with mdk_mpc_add_tails().  Do not mix with mdk_mpc_add_accesses() on
+ * one generator.
+ */
+int mdk_mpc_add_closed(struct mdk_mpc *m, uint32_t window,
+		       const uint32_t *start, const uint32_t *reuse, size_t n,
+		       char *err, size_t errlen);
+
+/*
+ * mdk_mpc_add_tails() - add (@weight +1) or subtract (-1) @n open
+ * intervals: page last accessed in window @start[i], prior reuse distance
+ * @reuse[i].  Returns 0, -ERANGE or -EBUSY.
+ */
+int mdk_mpc_add_tails(struct mdk_mpc *m, const uint32_t *start,
+		      const uint32_t *reuse, size_t n, int weight, char *err,
+		      size_t errlen);
+
 /* mdk_mpc_add_window() - add @accessed to U(w) and @first to first(w). */
 int mdk_mpc_add_window(struct mdk_mpc *m, uint32_t window, int64_t accessed,
 		       int64_t first, char *err, size_t errlen);
@@ -118,8 +139,12 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 
 /*
  * mdk_mpc_run() - the whole-trace curves of @np policies: opens the
- * (closed, indexed) @trace, reads it once, feeds the interval stream to one
- * generator per policy and evaluates windows 0..W-1.
+ * (closed, indexed) @trace, reads it once and feeds the interval stream
+ * to the generators, then evaluates windows 0..W-1.  A policy whose bins
+ * nest in another's (every threshold of its grids is one of the other's:
+ * AGE, VMIN and OPP in PACE's with the default grids) is not fed but
+ * derived from the other's histograms after the pass, so the five
+ * default curves cost one generator's pass.
  * @pts[i] and @npts[i] receive policy i's points (caller frees each).
  * Returns 0 or -errno.
  */

@@ -30,7 +30,7 @@ extern "C" {
 #define MDK_TRACE_VERSION_MINOR 0
 
 /* The writer cuts a window into blocks of at most this many ids. */
-#define MDK_TRACE_BLOCK_IDS 65536
+#define MDK_TRACE_BLOCK_IDS 16384
 
 /* Header flags (struct mdk_trace_info.flags). */
 #define MDK_TRACE_F_PHYS 0x1u /* page ids are physical frame numbers */
@@ -116,8 +116,15 @@ int mdk_trace_writer_close(struct mdk_trace_writer *w, char *err,
  */
 void mdk_trace_writer_abort(struct mdk_trace_writer *w);
 
-/* Reader flags */
-#define MDK_TRACE_DENSE 0x1u   /* also map ids to dense page indices */
+/*
+ * Reader flags.  MDK_TRACE_DENSE also maps page ids to compact indices
+ * for callers that keep per-page state in arrays: a page keeps its index
+ * for the reader's life; the 64 ids sharing id >> 6 get 64 consecutive
+ * indices when the first of them is seen, so indices are below 64 x the
+ * distinct pages and, for clustered ids, about as many as the pages and
+ * increasing with the id within a window (arrays are then walked in order).
+ */
+#define MDK_TRACE_DENSE 0x1u
 #define MDK_TRACE_PARTIAL 0x2u /* accept a trace without index/footer */
 
 /*
@@ -131,8 +138,8 @@ struct mdk_trace_chunk {
 	bool window_end;
 	size_t n;
 	const uint64_t *ids;   /* strictly increasing within the window */
-	const uint32_t *pages; /* dense indices 0.. in first-seen order
-				* (MDK_TRACE_DENSE only, else NULL) */
+	const uint32_t *pages; /* compact page indices (MDK_TRACE_DENSE
+				* only, else NULL), see below */
 	uint64_t offset;       /* file offset of the block (0 for gaps) */
 };
 
@@ -183,10 +190,13 @@ int mdk_trace_reader_seek(struct mdk_trace_reader *r, uint32_t window,
  * mdk_trace_reader_windows() - windows read so far (W once the end was
  * reached); mdk_trace_reader_pages() - distinct pages mapped so far
  * (MDK_TRACE_DENSE), mdk_trace_reader_records() - ids read so far.
+ * mdk_trace_reader_slots() - 1 + the largest index handed out so far
+ * could be (MDK_TRACE_DENSE): the size of a per-page array.
  */
 uint32_t mdk_trace_reader_windows(const struct mdk_trace_reader *r);
 uint64_t mdk_trace_reader_pages(const struct mdk_trace_reader *r);
 uint64_t mdk_trace_reader_records(const struct mdk_trace_reader *r);
+uint64_t mdk_trace_reader_slots(const struct mdk_trace_reader *r);
 
 /* mdk_trace_reader_close() - close and free; NULL is a no-op. */
 void mdk_trace_reader_close(struct mdk_trace_reader *r);
