@@ -462,6 +462,45 @@ int mdk_policy_parse_list(const char *list, struct mdk_policy ***out,
 	return 0;
 }
 
+static int param_index(const struct mdk_policy *p, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->ops->nparams; i++)
+		if (!strcasecmp(p->ops->params[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+int mdk_policy_set(struct mdk_policy *p, const char *key, const char *values,
+		   char *err, size_t errlen)
+{
+	int i = param_index(p, key), ret;
+	char *kv;
+
+	if (i < 0)
+		return mdk__err(err, errlen, -EINVAL,
+				"%s: unknown parameter '%s'", p->ops->name,
+				key);
+	kv = malloc(strlen(key) + strlen(values) + 2);
+	if (!kv)
+		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+	sprintf(kv, "%s=%s", key, values);
+	grid_free(&p->grid[i]);
+	p->given[i] = false;
+	p->resolved = false;
+	ret = parse_param(p, kv, kv + strlen(kv), err, errlen);
+	free(kv);
+	return ret;
+}
+
+bool mdk_policy_has(const struct mdk_policy *p, const char *key)
+{
+	int i = param_index(p, key);
+
+	return i >= 0 && p->given[i];
+}
+
 void mdk_policy_free(struct mdk_policy *p)
 {
 	unsigned int i;

@@ -61,6 +61,16 @@ int mdk_policy_new(const char *spec, struct mdk_policy **out, char *err,
 int mdk_policy_parse_list(const char *list, struct mdk_policy ***out,
 			  size_t *n, char *err, size_t errlen);
 
+/*
+ * mdk_policy_set() - set parameter @key of @p to @values (the VALUES of a
+ * spec), replacing what it had.  Returns 0, or -EINVAL naming the problem.
+ */
+int mdk_policy_set(struct mdk_policy *p, const char *key, const char *values,
+		   char *err, size_t errlen);
+
+/* mdk_policy_has() - whether parameter @key of @p was given or set. */
+bool mdk_policy_has(const struct mdk_policy *p, const char *key);
+
 /* mdk_policy_free() - free @p; NULL is a no-op. */
 void mdk_policy_free(struct mdk_policy *p);
 
