@@ -274,10 +274,8 @@ static int err_range(struct mdk_mpc *m, uint32_t window, uint32_t a,
 {
 	m->failed = -ERANGE;
 	return mdk__err(err, errlen, -ERANGE,
-			"%s: access in window %u after one in window %u: %s",
-			m->ops->name, window, a,
-			a >= window ? "previous access is not earlier"
-				    : "interval longer than the ring");
+			"%s: access in window %u after one in window %u: the previous access must be earlier",
+			m->ops->name, window, a);
 }
 
 /*
@@ -290,14 +288,19 @@ static int err_range(struct mdk_mpc *m, uint32_t window, uint32_t a,
 	for (i = 0; i < n; i++) {                                             \
 		uint32_t a = start[i], d, c, rb = 0;                          \
                                                                               \
-		if (a == MDK_NONE) {                                          \
+		d = window - a;                                               \
+		if (mdk_unlikely(a == MDK_NONE || d >= cap)) {                \
+			/* First access, or first in the horizon. */         \
+			if (a != MDK_NONE && a >= window)                     \
+				return err_range(m, window, a, err, errlen);  \
 			nfirst++;                                             \
 			if ((WITH_R) && (WITH_OPEN))                          \
-				openn[rbin[0]]++;                             \
+				openn[rbin[MDK_MIN(a == MDK_NONE ? reuse[i]   \
+								 : d,         \
+						   cap)]]++;                  \
 			continue;                                             \
 		}                                                             \
-		d = window - a;                                               \
-		if (mdk_unlikely(d - 1 >= cap - 1))                           \
+		if (mdk_unlikely(d == 0))                                     \
 			return err_range(m, window, a, err, errlen);          \
 		if (WITH_R)                                                   \
 			rb = rbin[MDK_MIN(reuse[i], cap)];                    \

@@ -24,16 +24,27 @@
  * a first access opens (n, -, 0) and counts in first(n).
  *
  * Sliding horizon [lo, hi] (the daemon's use).  The horizon's curve is
- * defined as that of the sub-trace of windows lo..hi, with prior reuse
- * distances taken from the full history (clamped at @capacity).  To move
- * lo past window v, for each page accessed in v (all such intervals start
- * in v): subtract its interval starting at v -- closed (v, n, r) or open
- * (v, -, r) -- with weight -1, and move its first access: window v gets
- * first -1 and, when the page is accessed again in n, window n gets first
- * +1 (the access in n becomes the page's first inside the horizon).  Then
- * subtract U(v) with mdk_mpc_add_window(m, v, -U(v), 0).  A window's ring
- * slot must be empty (everything of window v - capacity subtracted) before
- * window v is added; the generator refuses with -EBUSY otherwise.
+ * defined as that of the sub-trace of windows lo..hi, each page's first
+ * access inside it counting as its first (compulsory) access, and prior
+ * reuse distances taken from the full history (clamped at @capacity).
+ * The generator holds @capacity windows; feed new windows with
+ * mdk_mpc_add_accesses() straight from the interval stream: an access
+ * whose previous access is older than the ring is taken as a first access
+ * of the horizon.  To move lo past window v, for each page accessed in v
+ * (its interval starting in v has prior reuse r, and n is its next access
+ * if it is already in the ring):
+ *
+ *   - subtract that interval with weight -1: closed (v, n, r), or open
+ *     (v, MDK_NONE, r) when the page was not accessed again;
+ *   - move the page's first access: first(v) -1 and, when n is in the
+ *     ring, first(n) +1 (the access in n becomes its first in the horizon);
+ *
+ * then subtract U(v): mdk_mpc_add_window(m, v, -U(v), -first), or all at
+ * once mdk_mpc_add_window(m, v, -U(v), -U(v)) plus first(n) +1 per page
+ * accessed again.  A window's ring slot must be empty (everything of
+ * window v - capacity subtracted) before window v is added; the generator
+ * refuses with -EBUSY otherwise.  tests/unit/test_mpc.c drives exactly
+ * this protocol against generators fed only each horizon.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -86,10 +97,12 @@ size_t mdk_mpc_memory(const struct mdk_mpc *m);
 
 /*
  * mdk_mpc_add_accesses() - @n accesses of window @window: @start[i] is the
- * window of the page's previous access (MDK_NONE for a first access) and
- * @reuse[i] that access's prior reuse distance, as mdk_stream_feed()
- * reports them.  Adds @n to U(window).  Returns 0, -ERANGE (an interval
- * longer than the ring, or a window before the ring) or -EBUSY.
+ * window of the page's previous access and @reuse[i] that access's prior
+ * reuse distance, as mdk_stream_feed() reports them.  A first access has
+ * @start[i] MDK_NONE and @reuse[i] its own prior reuse distance (0 for a
+ * page never seen: a sliding evaluator may pass the distance to an access
+ * before the horizon).  Adds @n to U(window).  Returns 0, -ERANGE (a
+ * previous access not earlier, or a window before the ring) or -EBUSY.
  */
 int mdk_mpc_add_accesses(struct mdk_mpc *m, uint32_t window,
 			 const uint32_t *start, const uint32_t *reuse,
