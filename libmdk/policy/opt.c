@@ -21,7 +21,7 @@
 struct opt {
 	uint32_t *refs;
 	size_t n, cap;
-	uint32_t pages;
+	uint32_t pages; /* 1 + the largest page index */
 };
 
 static int opt_new(void **state)
@@ -103,13 +103,13 @@ static void heap_down(struct heap *h, uint32_t i)
 }
 
 static uint64_t opt_run(const struct opt *o, const uint32_t *next,
-			uint64_t size, struct heap *h)
+			uint64_t size, uint64_t distinct, struct heap *h)
 {
 	uint64_t misses = 0;
 	size_t i;
 
-	if (size >= o->pages)
-		return o->pages; /* everything fits: compulsory misses only */
+	if (size >= distinct)
+		return distinct; /* everything fits: compulsory misses only */
 	memset(h->where, 0, (size_t)o->pages * sizeof(*h->where));
 	h->n = 0;
 	for (i = 0; i < o->n; i++) {
@@ -146,12 +146,11 @@ static int opt_misses(void *state, const struct mdk_policy *p,
 	uint32_t *next, *seen;
 	struct heap h = { 0 };
 	size_t i, j;
-	uint64_t kmax = 0;
+	uint64_t kmax = 0, distinct = 0;
 	int ret = -ENOMEM;
 
 	for (j = 0; j < k->n; j++)
-		if (k->v[j] < o->pages)
-			kmax = MDK_MAX(kmax, k->v[j]);
+		kmax = MDK_MAX(kmax, MDK_MIN(k->v[j], (uint64_t)o->n));
 	next = malloc((o->n + 1) * sizeof(*next));
 	seen = malloc(((size_t)o->pages + 1) * sizeof(*seen));
 	h.key = malloc((kmax + 1) * sizeof(*h.key));
@@ -165,8 +164,11 @@ static int opt_misses(void *state, const struct mdk_policy *p,
 		next[i] = seen[o->refs[i]];
 		seen[o->refs[i]] = (uint32_t)i;
 	}
+	/* Page indices are compact, not dense: count the pages. */
+	for (i = 0; i < o->pages; i++)
+		distinct += seen[i] != NEVER;
 	for (j = 0; j < k->n; j++)
-		misses[j] = opt_run(o, next, k->v[j], &h);
+		misses[j] = opt_run(o, next, k->v[j], distinct, &h);
 	ret = 0;
 out:
 	free(next);
