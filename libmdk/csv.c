@@ -193,6 +193,15 @@ int mdk_trace_import_csv(const char *csv, const char *out,
 				       (unsigned long long)cur);
 			break;
 		}
+		if (win - (have ? cur : 0) > MDK_TRACE_MAX_GAP) {
+			ret = mdk__err(err, errlen, -EINVAL,
+				       "%s:%llu: window %llu after window %llu: more than %u empty windows between them",
+				       c->name, (unsigned long long)c->lineno,
+				       (unsigned long long)win,
+				       (unsigned long long)(have ? cur : 0),
+				       MDK_TRACE_MAX_GAP);
+			break;
+		}
 		if (have && win != cur) {
 			ret = mdk_trace_writer_put(w, (uint32_t)cur, ids, n,
 						   MDK_TRACE_UNSORTED, err,

@@ -33,6 +33,12 @@ static const uint8_t file_magic[8] = { 0x89, 'M', 'D', 'K', 'T', '\r', '\n', 0x1
 #define BLK_F_CONT 0x1u	  /* the block continues the previous block's window */
 #define HDR_F_REQUIRED 0xffff0000u /* flags a reader must understand */
 #define MAX_DESC 65535u
+/*
+ * Windows between two stored ones are empty, and the reader hands each
+ * out: a jump of more than MDK_TRACE_MAX_GAP windows is taken for
+ * corruption rather than a recorder's pause.
+ */
+#define MAX_GAP MDK_TRACE_MAX_GAP
 /* A block must fit the reader's buffer: refuse absurd sizes up front. */
 #define MAX_BLOCK_IDS (1u << 26)
 #define MAX_PAYLOAD (10u * MAX_BLOCK_IDS)
@@ -257,6 +263,11 @@ int mdk_trace_writer_begin(struct mdk_trace_writer *w, uint32_t window,
 		return mdk__err(err, errlen, -EINVAL,
 				"%s: window %u after window %u: windows must increase",
 				w->path, window, w->window);
+	if (window - (w->nidx ? w->window : 0) > MAX_GAP)
+		return mdk__err(err, errlen, -EINVAL,
+				"%s: window %u after window %u: more than %u empty windows between them",
+				w->path, window, w->nidx ? w->window : 0,
+				MAX_GAP);
 	ret = wr_end_window(w);
 	if (ret)
 		return wr_error(w, err, errlen);
@@ -727,6 +738,7 @@ static int rd_index(struct mdk_trace_reader *r, char *err, size_t errlen)
 	r->info.windows = mdk__get32(f + 4);
 	if (mdk__get64(f + 16) != r->info.records ||
 	    (n && r->info.windows <= r->idx[n - 1].window) ||
+	    (n && r->info.windows - r->idx[n - 1].window > MAX_GAP) ||
 	    (!n && r->info.windows))
 		return rd_fail(r, err, errlen, -EBADMSG,
 			       "offset %llu: footer (%u windows, %llu records) disagrees with the index",
@@ -1019,7 +1031,9 @@ static int rd_stream_index(struct mdk_trace_reader *r, uint64_t ioff,
 			       (unsigned long long)ioff);
 	r->info.windows = mdk__get32(p + 8);
 	if (n != r->next_idx || r->info.records != r->records ||
-	    (r->started && r->info.windows <= r->window))
+	    (r->started && r->info.windows <= r->window) ||
+	    (r->started && r->info.windows - r->window > MAX_GAP) ||
+	    (!r->started && r->info.windows))
 		return rd_fail(r, err, errlen, -EBADMSG,
 			       "offset %llu: index (%u windows, %llu ids) disagrees with the data (%u, %llu)",
 			       (unsigned long long)ioff, n,
@@ -1111,6 +1125,11 @@ static int rd_block(struct mdk_trace_reader *r, char *err, size_t errlen)
 			       "offset %llu: window %u after window %u: windows out of order (expected a window above %u)",
 			       (unsigned long long)boff, window, r->window,
 			       r->window);
+	} else if (window - (r->started ? r->window : 0) > MAX_GAP) {
+		return rd_fail(r, err, errlen, -EBADMSG,
+			       "offset %llu: window %u after window %u: a gap of more than %u empty windows is taken for corruption",
+			       (unsigned long long)boff, window,
+			       r->started ? r->window : 0, MAX_GAP);
 	}
 	/* Copy what the checksum covers before rd_get() moves the buffer. */
 	{

@@ -106,6 +106,7 @@ START_TEST(test_csv_malformed)
 		{ "5,1\n5,2\n2,3\n", "in.csv:3: window 2 after window 5: windows must be non-decreasing" },
 		{ "4294967295,1\n", "in.csv:1: window 4294967295 is above the maximum" },
 		{ "0,1\nheader,again\n", "in.csv:2: expected" },
+		{ "0,1\n2000000,1\n", "in.csv:2: window 2000000 after window 0: more than 1048576 empty windows" },
 	};
 	struct paths p;
 	char err[512];

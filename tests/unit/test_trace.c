@@ -485,6 +485,16 @@ START_TEST(test_trace_malformed_blocks)
 	ck_assert_msg(strstr(err, "page id 3 after 6: ids must strictly increase"),
 		      "%s", err);
 
+	/* A jump of more than MDK_TRACE_MAX_GAP empty windows. */
+	memset(&r, 0, sizeof(r));
+	raw_header(&r, 1);
+	raw_block(&r, 1, 0, one, 1, 1);
+	raw_block(&r, MDK_TRACE_MAX_GAP + 2, 0, one, 1, 1);
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+			 -EBADMSG);
+	ck_assert_msg(strstr(err, "a gap of more than 1048576 empty windows"),
+		      "%s", err);
+
 	/* A continuation of nothing. */
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
@@ -570,6 +580,10 @@ START_TEST(test_trace_writer_errors)
 		      "%s", err);
 	ck_assert(!mdk_trace_writer_put(w, 6, ids, 3, MDK_TRACE_UNSORTED, err,
 					sizeof(err)));
+	ck_assert_int_eq(mdk_trace_writer_begin(w, 6 + MDK_TRACE_MAX_GAP + 1, err,
+						sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "more than 1048576 empty windows"), "%s", err);
 	ck_assert(!mdk_trace_writer_close(w, err, sizeof(err)));
 	ck_assert_int_eq(mdk_trace_writer_open("/nonexistent/dir/t.mdkt", NULL,
 					       &w, err, sizeof(err)),

@@ -38,6 +38,13 @@ extern "C" {
 /* Largest window number a trace may hold (windows are 32-bit). */
 #define MDK_TRACE_MAX_WINDOW 0xfffffffeu
 
+/*
+ * Most empty windows between two stored windows (and before the first):
+ * 2^20, a year of 30-second windows.  Readers take larger jumps for
+ * corruption; writers refuse them.
+ */
+#define MDK_TRACE_MAX_GAP (1u << 20)
+
 /* What a trace's header and index say. */
 struct mdk_trace_info {
 	uint16_t version_major;
