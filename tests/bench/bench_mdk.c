@@ -34,6 +34,16 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* CPU seconds (user + system) of this process: robust to other load. */
+static double cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 static long peak_rss_kib(void)
 {
 	struct rusage ru;
@@ -74,7 +84,8 @@ static int cmd_gen(int argc, char **argv)
 	if (mdk_synth_write(s, argv[2], &wo, err, sizeof(err)))
 		return die(err);
 	mdk_synth_free(s);
-	printf("seconds %.3f\nrss_kib %ld\n", now() - t0, peak_rss_kib());
+	printf("seconds %.3f\ncpu %.3f\nrss_kib %ld\n", now() - t0, cpu(),
+	       peak_rss_kib());
 	return 0;
 }
 
@@ -117,8 +128,8 @@ static int cmd_floor(int argc, char **argv)
 	}
 	if (ret < 0)
 		return die(err);
-	printf("seconds %.3f\nrecords %llu\npages %llu\nwindows %u\nrss_kib %ld\nchecksum %llu\n",
-	       now() - t0, (unsigned long long)records,
+	printf("seconds %.3f\ncpu %.3f\nrecords %llu\npages %llu\nwindows %u\nrss_kib %ld\nchecksum %llu\n",
+	       now() - t0, cpu(), (unsigned long long)records,
 	       (unsigned long long)mdk_trace_reader_pages(r),
 	       mdk_trace_reader_windows(r), peak_rss_kib(),
 	       (unsigned long long)sum);
@@ -150,8 +161,8 @@ static int cmd_mpc(int argc, char **argv)
 		free(pts[i]);
 		mdk_policy_free(pols[i]);
 	}
-	printf("seconds %.3f\nsettings %zu\nrss_kib %ld\n", now() - t0, total,
-	       peak_rss_kib());
+	printf("seconds %.3f\ncpu %.3f\nsettings %zu\nrss_kib %ld\n",
+	       now() - t0, cpu(), total, peak_rss_kib());
 	free(pols);
 	free(pts);
 	free(npts);
@@ -165,7 +176,7 @@ static int cmd_sim(int argc, char **argv)
 	struct mdk_point pt;
 	size_t n, i, grid;
 	char err[512];
-	double t0;
+	double t0, c0;
 
 	if (argc < 5)
 		return die("usage: sim TRACE POLICY N");
@@ -182,12 +193,13 @@ static int cmd_sim(int argc, char **argv)
 	if (n > grid)
 		n = grid;
 	t0 = now();
+	c0 = cpu();
 	for (i = 0; i < n; i++)
 		if (mdk_simulate(argv[2], p, i * grid / n, 0, &pt, err,
 				 sizeof(err)))
 			return die(err);
-	printf("seconds %.3f\nsimulated %zu\ngrid %zu\nrss_kib %ld\n",
-	       now() - t0, n, grid, peak_rss_kib());
+	printf("seconds %.3f\ncpu %.3f\nsimulated %zu\ngrid %zu\nrss_kib %ld\n",
+	       now() - t0, cpu() - c0, n, grid, peak_rss_kib());
 	mdk_policy_free(p);
 	return 0;
 }
