@@ -20,7 +20,7 @@
 static int trace_usage(void)
 {
 	fprintf(stderr,
-		"usage: mdkctl trace info TRACE [-j]\n"
+		"usage: mdkctl trace info TRACE [-j] [--partial]\n"
 		"       mdkctl trace import CSV OUT.mdkt [--window-seconds S] [--page-size BYTES]\n"
 		"                           [--phys] [--desc TEXT]\n"
 		"       mdkctl trace export TRACE [OUT.csv]\n");
@@ -31,9 +31,11 @@ static int trace_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "partial", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	unsigned int flags = MDK_TRACE_DENSE;
 	uint64_t umin = UINT64_MAX, umax = 0, nonempty = 0, records = 0;
 	const struct mdk_trace_info *info;
 	struct mdk_trace_reader *r;
@@ -50,14 +52,16 @@ static int trace_info(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'p':
+			flags |= MDK_TRACE_PARTIAL;
+			break;
 		default:
 			return trace_usage();
 		}
 	}
 	if (optind != argc - 1)
 		return trace_usage();
-	if (mdk_trace_reader_open(argv[optind], MDK_TRACE_DENSE, &r, err,
-				  sizeof(err))) {
+	if (mdk_trace_reader_open(argv[optind], flags, &r, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: %s\n", err);
 		return 1;
 	}
