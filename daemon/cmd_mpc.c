@@ -59,8 +59,8 @@ static int parse_savings(const char *s, unsigned int *flags)
 		*flags |= MDK_SAVINGS_PAPER;
 		return 0;
 	}
-	fprintf(stderr,
-		"mdkctl: --savings '%s': expected occupancy or paper\n", s);
+	fprintf(stderr, "mdkctl: --savings '%s': expected occupancy or paper\n",
+		s);
 	return -1;
 }
 
@@ -208,8 +208,8 @@ int cmd_mpc(int argc, char **argv)
 		mdkd_json_uint_field(j, "windows", meta.windows);
 		mdkd_json_uint_field(j, "records", meta.records);
 		mdkd_json_string_field(j, "savings",
-				       flags & MDK_SAVINGS_PAPER ? "paper"
-								 : "occupancy");
+				       flags & MDK_SAVINGS_PAPER ? "paper" :
+								   "occupancy");
 		if (target >= 0)
 			mdkd_json_double_field(j, "target", target);
 		mdkd_json_name(j, "policies");
@@ -264,13 +264,15 @@ int cmd_mpc(int argc, char **argv)
 		       flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
 		printf("best savings (setting) at a max window promotion rate of at most:\n");
 		printf("%-6s %9s", "policy", "settings");
-		for (t = 0; t < sizeof(table_targets) / sizeof(table_targets[0]); t++)
-			printf(" %20s", mdkd_pct(table_targets[t], r, sizeof(r)));
+		for (t = 0;
+		     t < sizeof(table_targets) / sizeof(table_targets[0]); t++)
+			printf(" %20s",
+			       mdkd_pct(table_targets[t], r, sizeof(r)));
 		putchar('\n');
 		for (i = 0; i < np; i++) {
 			printf("%-6s %9zu", mdk_policy_name(pols[i]), npts[i]);
-			for (t = 0;
-			     t < sizeof(table_targets) / sizeof(table_targets[0]);
+			for (t = 0; t < sizeof(table_targets) /
+						sizeof(table_targets[0]);
 			     t++) {
 				long b = mdk_mpc_best(pts[i], npts[i],
 						      table_targets[t]);
@@ -280,10 +282,12 @@ int cmd_mpc(int argc, char **argv)
 					printf(" %20s", "-");
 					continue;
 				}
-				mdkd_point_setting(&pts[i][b], set, sizeof(set));
+				mdkd_point_setting(&pts[i][b], set,
+						   sizeof(set));
 				eq = strchr(set, ':');
 				snprintf(cell, sizeof(cell), "%s %s",
-					 mdkd_pct(pts[i][b].savings, r, sizeof(r)),
+					 mdkd_pct(pts[i][b].savings, r,
+						  sizeof(r)),
 					 eq ? eq + 1 : set);
 				printf(" %20s", cell);
 			}
@@ -383,7 +387,8 @@ static int simulate_policy(const char *trace, struct mdk_policy *p,
 					       "\n",
 					       w, sw.accessed, sw.footprint,
 					       sw.promotions,
-					       mdkd_pct(sw.rate, rb, sizeof(rb)),
+					       mdkd_pct(sw.rate, rb,
+							sizeof(rb)),
 					       sw.reclaimed);
 				}
 			}
@@ -407,8 +412,7 @@ static int simulate_cache(const char *trace, struct mdk_policy *p,
 	size_t n, i;
 	char err[512];
 
-	if (mdk_mrc_run(trace, &p, 1, &pts, &n, NULL, NULL, err,
-			sizeof(err))) {
+	if (mdk_mrc_run(trace, &p, 1, &pts, &n, NULL, NULL, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: %s\n", err);
 		return -1;
 	}
@@ -492,14 +496,15 @@ int cmd_simulate(int argc, char **argv)
 		mdkd_json_start_object(j);
 		mdkd_json_string_field(j, "trace", argv[optind]);
 		mdkd_json_string_field(j, "savings",
-				       flags & MDK_SAVINGS_PAPER ? "paper"
-								 : "occupancy");
+				       flags & MDK_SAVINGS_PAPER ? "paper" :
+								   "occupancy");
 		mdkd_json_name(j, "points");
 		mdkd_json_start_array(j);
 	}
 	for (i = 0; i < np; i++) {
-		int ret = ncache ? simulate_cache(argv[optind], pols[i], mode, j)
-				 : simulate_policy(argv[optind], pols[i], flags,
+		int ret = ncache ? simulate_cache(argv[optind], pols[i], mode,
+						  j) :
+				   simulate_policy(argv[optind], pols[i], flags,
 						   mode, per_window, j);
 
 		if (ret)

@@ -42,7 +42,9 @@ int cmd_synth(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct mdk_synth_opts so = { .pages = 65536, .windows = 240, .seed = 1 };
+	struct mdk_synth_opts so = { .pages = 65536,
+				     .windows = 240,
+				     .seed = 1 };
 	struct mdk_trace_writer_opts wo = { .window_us = 30000000,
 					    .page_size = 4096 };
 	char err[512], desc[1024], *e;
@@ -118,10 +120,11 @@ int cmd_synth(int argc, char **argv)
 		goto usage;
 	out = argv[optind];
 	if (!wo.desc) {
-		dl = (size_t)snprintf(desc, sizeof(desc),
-				      "mdkctl synth --pages %llu --windows %u --seed %llu",
-				      (unsigned long long)so.pages, so.windows,
-				      (unsigned long long)so.seed);
+		dl = (size_t)snprintf(
+			desc, sizeof(desc),
+			"mdkctl synth --pages %llu --windows %u --seed %llu",
+			(unsigned long long)so.pages, so.windows,
+			(unsigned long long)so.seed);
 		for (i = 0; i < ngens && dl < sizeof(desc); i++)
 			dl += (size_t)snprintf(desc + dl, sizeof(desc) - dl,
 					       " --gen %s", gens[i]);
@@ -146,7 +149,8 @@ int cmd_synth(int argc, char **argv)
 		fprintf(stderr, "mdkctl: %s\n", err);
 		goto out;
 	}
-	while ((ret = mdk_synth_next(s, &win, &ids, &n, err, sizeof(err))) > 0) {
+	while ((ret = mdk_synth_next(s, &win, &ids, &n, err, sizeof(err))) >
+	       0) {
 		records += n;
 		if (csv) {
 			for (i = 0; i < n; i++)
@@ -173,7 +177,8 @@ int cmd_synth(int argc, char **argv)
 		unlink(out);
 		goto out;
 	}
-	printf("%s: %u windows, %llu pages, %" PRIu64 " records (%.1f%% of page-windows)\n",
+	printf("%s: %u windows, %llu pages, %" PRIu64
+	       " records (%.1f%% of page-windows)\n",
 	       out, so.windows, (unsigned long long)so.pages, records,
 	       100.0 * (double)records / ((double)so.pages * so.windows));
 	rc = 0;

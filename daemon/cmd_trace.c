@@ -98,7 +98,8 @@ static int trace_info(int argc, char **argv)
 				       (double)info->window_us / 1e6);
 		mdkd_json_uint_field(j, "page_size", info->page_size);
 		mdkd_json_uint_field(j, "flags", info->flags);
-		mdkd_json_bool_field(j, "physical", info->flags & MDK_TRACE_F_PHYS);
+		mdkd_json_bool_field(j, "physical",
+				     info->flags & MDK_TRACE_F_PHYS);
 		mdkd_json_uint_field(j, "start_us", info->start_us);
 		mdkd_json_string_field(j, "description", info->desc);
 		mdkd_json_bool_field(j, "indexed", info->indexed);
@@ -106,7 +107,8 @@ static int trace_info(int argc, char **argv)
 		mdkd_json_uint_field(j, "records", records);
 		mdkd_json_uint_field(j, "pages", mdk_trace_reader_pages(r));
 		mdkd_json_uint_field(j, "nonempty_windows", nonempty);
-		mdkd_json_uint_field(j, "min_accessed", umin == UINT64_MAX ? 0 : umin);
+		mdkd_json_uint_field(j, "min_accessed",
+				     umin == UINT64_MAX ? 0 : umin);
 		mdkd_json_uint_field(j, "max_accessed", umax);
 		mdkd_json_uint_field(j, "bytes", bytes);
 		mdkd_json_end_object(j);
@@ -120,12 +122,15 @@ static int trace_info(int argc, char **argv)
 		       info->indexed ? "indexed" : "no index");
 		printf("description  %s\n", *info->desc ? info->desc : "-");
 		if (info->window_us)
-			printf("window       %g s\n", (double)info->window_us / 1e6);
+			printf("window       %g s\n",
+			       (double)info->window_us / 1e6);
 		else
 			printf("window       unknown\n");
 		if (info->page_size)
 			printf("page size    %u bytes%s\n", info->page_size,
-			       info->flags & MDK_TRACE_F_PHYS ? " (physical frames)" : "");
+			       info->flags & MDK_TRACE_F_PHYS ?
+				       " (physical frames)" :
+				       "");
 		printf("windows      %u (%" PRIu64 " with accesses)\n", W,
 		       nonempty);
 		printf("records      %" PRIu64 " page accesses\n", records);
@@ -136,8 +141,10 @@ static int trace_info(int argc, char **argv)
 		       umin == UINT64_MAX ? 0 : umin, umax,
 		       W ? (double)records / W : 0.0);
 		if (bytes)
-			printf("size         %" PRIu64 " bytes (%.2f a record)\n",
-			       bytes, records ? (double)bytes / (double)records : 0.0);
+			printf("size         %" PRIu64
+			       " bytes (%.2f a record)\n",
+			       bytes,
+			       records ? (double)bytes / (double)records : 0.0);
 	}
 	mdk_trace_reader_close(r);
 	return 0;

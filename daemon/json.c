@@ -12,7 +12,7 @@ struct mdkd_json {
 	FILE *f;
 	int depth;
 	bool first[MAX_DEPTH]; /* no member written yet at this depth */
-	bool named;	       /* a name was just written */
+	bool named; /* a name was just written */
 };
 
 struct mdkd_json *mdkd_json_new(FILE *f)

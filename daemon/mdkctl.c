@@ -21,9 +21,12 @@ static const struct mdkctl_cmd mdkctl_cmds[] = {
 	{ "pool", cmd_pool, "the CMM-MP memory pool of cmm_mp.ko" },
 	{ "trace", cmd_trace, "access-bit traces: info, import, export" },
 	{ "synth", cmd_synth, "write a seeded synthetic trace" },
-	{ "mpc", cmd_mpc, "memory performance curves of policies over a trace" },
-	{ "simulate", cmd_simulate, "simulate policy settings exactly over a trace" },
-	{ "mrc", cmd_mrc, "LRU and OPT miss-ratio curves of a reference string" },
+	{ "mpc", cmd_mpc,
+	  "memory performance curves of policies over a trace" },
+	{ "simulate", cmd_simulate,
+	  "simulate policy settings exactly over a trace" },
+	{ "mrc", cmd_mrc,
+	  "LRU and OPT miss-ratio curves of a reference string" },
 	{ 0 },
 };
 

@@ -36,7 +36,7 @@ void mdkd_point_csv(FILE *f, const struct mdk_point *p)
 }
 
 static const char *const p1_key[][2] = {
-	{ "age", "T" },	 { "vmin", "T" }, { "paw", "P" },
+	{ "age", "T" },	 { "vmin", "T" },  { "paw", "P" },
 	{ "pace", "P" }, { "opp", "rho" },
 };
 
@@ -46,9 +46,9 @@ static const char *param_key(const char *policy, int which)
 
 	for (i = 0; i < sizeof(p1_key) / sizeof(p1_key[0]); i++)
 		if (!strcmp(p1_key[i][0], policy))
-			return which == 1 ? p1_key[i][1]
-			       : !strcmp(policy, "paw") ? "wait"
-							: "A";
+			return which == 1	      ? p1_key[i][1] :
+			       !strcmp(policy, "paw") ? "wait" :
+							"A";
 	return which == 1 ? "p1" : "p2";
 }
 
@@ -198,8 +198,9 @@ int mdkd_plot_mpc(const char *path, const char *title,
 		return -errno;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		snprintf(err, errlen,
-			 "gnuplot not found: install gnuplot-nox (tests/install-deps.sh)");
+		snprintf(
+			err, errlen,
+			"gnuplot not found: install gnuplot-nox (tests/install-deps.sh)");
 		return -ENOENT;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {

@@ -116,18 +116,17 @@ int mdk_csv_reader_next(struct mdk_csv_reader *c, uint64_t *window,
 		if (n < 0) {
 			if (ferror(c->f))
 				return mdk__err(err, errlen, -EIO,
-						"%s:%llu: read error",
-						c->name,
+						"%s:%llu: read error", c->name,
 						(unsigned long long)c->lineno +
 							1);
 			return 0;
 		}
 		c->lineno++;
 		if ((size_t)n != strlen(c->line))
-			return mdk__err(err, errlen, -EINVAL,
-					"%s:%llu: NUL byte in line: expected text 'window,page'",
-					c->name,
-					(unsigned long long)c->lineno);
+			return mdk__err(
+				err, errlen, -EINVAL,
+				"%s:%llu: NUL byte in line: expected text 'window,page'",
+				c->name, (unsigned long long)c->lineno);
 		while (n && (c->line[n - 1] == '\n' || c->line[n - 1] == '\r'))
 			c->line[--n] = 0;
 		p = c->line;
@@ -142,17 +141,19 @@ int mdk_csv_reader_next(struct mdk_csv_reader *c, uint64_t *window,
 		}
 		c->seen_row = true;
 		if (!csv_field(&p, &w) || *p != ',') {
-			return mdk__err(err, errlen, -EINVAL,
-					"%s:%llu: expected 'window,page' (two unsigned integers), got '%s'",
-					c->name, (unsigned long long)c->lineno,
-					excerpt(c->line, buf, sizeof(buf)));
+			return mdk__err(
+				err, errlen, -EINVAL,
+				"%s:%llu: expected 'window,page' (two unsigned integers), got '%s'",
+				c->name, (unsigned long long)c->lineno,
+				excerpt(c->line, buf, sizeof(buf)));
 		}
 		p++;
 		if (!csv_field(&p, &pg) || *p)
-			return mdk__err(err, errlen, -EINVAL,
-					"%s:%llu: expected 'window,page' (two unsigned integers), got '%s'",
-					c->name, (unsigned long long)c->lineno,
-					excerpt(c->line, buf, sizeof(buf)));
+			return mdk__err(
+				err, errlen, -EINVAL,
+				"%s:%llu: expected 'window,page' (two unsigned integers), got '%s'",
+				c->name, (unsigned long long)c->lineno,
+				excerpt(c->line, buf, sizeof(buf)));
 		*window = w;
 		*page = pg;
 		return 1;
@@ -178,28 +179,30 @@ int mdk_trace_import_csv(const char *csv, const char *out,
 		goto out_close_csv;
 	while ((ret = mdk_csv_reader_next(c, &win, &page, err, errlen)) > 0) {
 		if (win > MDK_TRACE_MAX_WINDOW) {
-			ret = mdk__err(err, errlen, -EINVAL,
-				       "%s:%llu: window %llu is above the maximum %u",
-				       c->name, (unsigned long long)c->lineno,
-				       (unsigned long long)win,
-				       MDK_TRACE_MAX_WINDOW);
+			ret = mdk__err(
+				err, errlen, -EINVAL,
+				"%s:%llu: window %llu is above the maximum %u",
+				c->name, (unsigned long long)c->lineno,
+				(unsigned long long)win, MDK_TRACE_MAX_WINDOW);
 			break;
 		}
 		if (have && win < cur) {
-			ret = mdk__err(err, errlen, -EINVAL,
-				       "%s:%llu: window %llu after window %llu: windows must be non-decreasing",
-				       c->name, (unsigned long long)c->lineno,
-				       (unsigned long long)win,
-				       (unsigned long long)cur);
+			ret = mdk__err(
+				err, errlen, -EINVAL,
+				"%s:%llu: window %llu after window %llu: windows must be non-decreasing",
+				c->name, (unsigned long long)c->lineno,
+				(unsigned long long)win,
+				(unsigned long long)cur);
 			break;
 		}
 		if (win - (have ? cur : 0) > MDK_TRACE_MAX_GAP) {
-			ret = mdk__err(err, errlen, -EINVAL,
-				       "%s:%llu: window %llu after window %llu: more than %u empty windows between them",
-				       c->name, (unsigned long long)c->lineno,
-				       (unsigned long long)win,
-				       (unsigned long long)(have ? cur : 0),
-				       MDK_TRACE_MAX_GAP);
+			ret = mdk__err(
+				err, errlen, -EINVAL,
+				"%s:%llu: window %llu after window %llu: more than %u empty windows between them",
+				c->name, (unsigned long long)c->lineno,
+				(unsigned long long)win,
+				(unsigned long long)(have ? cur : 0),
+				MDK_TRACE_MAX_GAP);
 			break;
 		}
 		if (have && win != cur) {
@@ -236,8 +239,7 @@ out_close_csv:
 	return ret;
 }
 
-int mdk_trace_export_csv(const char *path, FILE *out, char *err,
-			 size_t errlen)
+int mdk_trace_export_csv(const char *path, FILE *out, char *err, size_t errlen)
 {
 	struct mdk_trace_reader *r;
 	struct mdk_trace_chunk ch;

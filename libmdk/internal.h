@@ -115,10 +115,8 @@ static inline uint64_t mdk__get64(const uint8_t *p)
 /* Strict unsigned parsing: decimal or 0x hex, the whole string. */
 int mdk__parse_u64(const char *s, uint64_t *out);
 
-
 /* ------------------------------------------------------------------ */
 /* Policies (policy.c, policy/<name>.c) */
-
 
 #define MDK_MAX_PARAMS 2
 #define MDK_MAX_GRID 1000000u
@@ -130,9 +128,9 @@ struct mdk_grid {
 };
 
 enum mdk_param_type {
-	MDK_PARAM_WINDOWS,  /* a count of windows */
+	MDK_PARAM_WINDOWS, /* a count of windows */
 	MDK_PARAM_FRACTION, /* a fraction, kept in parts per million */
-	MDK_PARAM_PAGES,    /* a count of pages */
+	MDK_PARAM_PAGES, /* a count of pages */
 };
 
 struct mdk_param_desc {
@@ -148,7 +146,7 @@ struct mdk_param_desc {
 #define MDK_KEEP INT64_MAX
 
 /* How an MPC generator bins a parameter (struct mdk_policy_ops.gen_*). */
-#define MDK_GEN_NONE (-1)  /* the dimension is not used: one bin */
+#define MDK_GEN_NONE (-1) /* the dimension is not used: one bin */
 #define MDK_GEN_EXACT (-2) /* one bin per value (OPP's gaps) */
 
 struct mdk_gen;
@@ -224,8 +222,7 @@ struct mdk_policy {
 /* Grid helpers for the default grids. */
 int mdk__grid_range(struct mdk_grid *g, uint64_t lo, uint64_t hi,
 		    uint64_t step);
-int mdk__grid_logspace(struct mdk_grid *g, uint64_t lo, uint64_t hi,
-		       size_t n);
+int mdk__grid_logspace(struct mdk_grid *g, uint64_t lo, uint64_t hi, size_t n);
 int mdk__grid_one(struct mdk_grid *g, uint64_t v);
 int mdk__grid_thresholds(uint64_t windows, struct mdk_grid *g);
 
@@ -248,13 +245,13 @@ extern const struct mdk_policy_ops mdk_policy_opt;
  */
 struct mdk_gen {
 	const struct mdk_policy *pol;
-	uint32_t cap;	    /* windows the ring holds */
-	uint32_t nr, ng;    /* bins */
-	uint32_t cells;	    /* nr * ng */
+	uint32_t cap; /* windows the ring holds */
+	uint32_t nr, ng; /* bins */
+	uint32_t cells; /* nr * ng */
 	const struct mdk_grid *rgrid, *ggrid; /* NULL for MDK_GEN_NONE/EXACT */
-	size_t n1;	    /* values of the second parameter (1 if none) */
-	size_t nset;	    /* settings */
-	uint64_t *scratch;  /* cap + 2 words gen_row() may use */
+	size_t n1; /* values of the second parameter (1 if none) */
+	size_t nset; /* settings */
+	uint64_t *scratch; /* cap + 2 words gen_row() may use */
 };
 
 /* S index for bins (i, j) of generator @g. */

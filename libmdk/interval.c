@@ -26,8 +26,8 @@ struct page_state {
 };
 
 struct mdk_stream {
-	void *st;	/* struct page_state[] or uint32_t[] (packed) */
-	size_t cap;	/* entries allocated (zeroed) */
+	void *st; /* struct page_state[] or uint32_t[] (packed) */
+	size_t cap; /* entries allocated (zeroed) */
 	bool packed;
 	uint32_t limit; /* windows allowed: 0..limit-1 */
 	uint32_t pages; /* 1 + largest index fed */
@@ -79,8 +79,7 @@ static int stream_grow(struct mdk_stream *s, uint32_t page)
 	return 0;
 }
 
-static int stream_dup(uint32_t page, uint32_t window, char *err,
-		      size_t errlen)
+static int stream_dup(uint32_t page, uint32_t window, char *err, size_t errlen)
 {
 	return mdk__err(err, errlen, -EINVAL,
 			"interval stream: page %u accessed twice in window %u",
@@ -89,8 +88,7 @@ static int stream_dup(uint32_t page, uint32_t window, char *err,
 
 int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 		    const uint32_t *pages, size_t n, uint32_t *start,
-		    uint32_t *reuse, uint64_t *first, char *err,
-		    size_t errlen)
+		    uint32_t *reuse, uint64_t *first, char *err, size_t errlen)
 {
 	uint32_t w1 = window + 1, maxp = 0;
 	uint64_t nfirst = 0;
@@ -101,9 +99,10 @@ int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 				"interval stream: window %u after window %u",
 				window, s->window);
 	if (window >= s->limit)
-		return mdk__err(err, errlen, -ERANGE,
-				"interval stream: window %u is beyond the stream's %u windows",
-				window, s->limit);
+		return mdk__err(
+			err, errlen, -ERANGE,
+			"interval stream: window %u is beyond the stream's %u windows",
+			window, s->limit);
 	s->started = true;
 	s->window = window;
 	for (i = 0; i < n; i++)
@@ -181,8 +180,8 @@ static bool stream_get(const struct mdk_stream *s, uint32_t p, uint32_t *l1,
 	return *l1 != 0;
 }
 
-int mdk_stream_open(const struct mdk_stream *s, uint32_t page,
-		    uint32_t *start, uint32_t *reuse)
+int mdk_stream_open(const struct mdk_stream *s, uint32_t page, uint32_t *start,
+		    uint32_t *reuse)
 {
 	uint32_t l1, r;
 

@@ -37,19 +37,19 @@ struct mdk_mpc {
 	struct mdk_gen g; /* what the policy hooks see */
 	struct mdk_policy *pol;
 	const struct mdk_policy_ops *ops;
-	uint32_t *rbin;	 /* reuse 0..cap -> r-bin */
-	uint32_t *gbin;	 /* length 0..cap-1 -> g-bin */
+	uint32_t *rbin; /* reuse 0..cap -> r-bin */
+	uint32_t *gbin; /* length 0..cap-1 -> g-bin */
 	/*
 	 * When every g-bin holds one gap length (full threshold grids, OPP),
 	 * gsum is count x length and is not kept: gval[] has the lengths.
 	 */
 	bool gsum_derived;
 	uint32_t *gval;
-	uint32_t *rows;	 /* cap x cells */
-	uint64_t *gsum;	 /* cells */
-	uint32_t *open;	 /* cap x nr */
-	int64_t *acc;	 /* per slot */
-	int64_t *first;	 /* per slot */
+	uint32_t *rows; /* cap x cells */
+	uint64_t *gsum; /* cells */
+	uint32_t *open; /* cap x nr */
+	int64_t *acc; /* per slot */
+	int64_t *first; /* per slot */
 	uint32_t *slotwin; /* window + 1 a slot holds (0: none yet) */
 	bool started;
 	uint32_t hi_seen; /* newest window added */
@@ -130,9 +130,9 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 	if (!ops->gen_row || !ops->gen_saved)
 		return mdk__err(err, errlen, -EOPNOTSUPP,
 				"%s has no single-pass curve (%s)", ops->name,
-				ops->kind == MDK_POLICY_CACHE
-					? "a fixed-size policy: see mdkctl mrc"
-					: "simulate it instead");
+				ops->kind == MDK_POLICY_CACHE ?
+					"a fixed-size policy: see mdkctl mrc" :
+					"simulate it instead");
 	if (!capacity || capacity == UINT32_MAX)
 		return mdk__err(err, errlen, -EINVAL,
 				"%s: capacity of %u windows is out of range",
@@ -158,10 +158,11 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 	rows_bytes = (uint64_t)capacity * m->g.nr * m->g.ng * sizeof(uint32_t);
 	if ((uint64_t)m->g.nr * m->g.ng > UINT32_MAX ||
 	    rows_bytes > (4ull << 30)) {
-		ret = mdk__err(err, errlen, -E2BIG,
-			       "%s: histograms for %u windows x %u x %u bins need %llu MiB (over 4 GiB): evaluate a shorter horizon or a coarser grid",
-			       ops->name, capacity, m->g.nr, m->g.ng,
-			       (unsigned long long)(rows_bytes >> 20));
+		ret = mdk__err(
+			err, errlen, -E2BIG,
+			"%s: histograms for %u windows x %u x %u bins need %llu MiB (over 4 GiB): evaluate a shorter horizon or a coarser grid",
+			ops->name, capacity, m->g.nr, m->g.ng,
+			(unsigned long long)(rows_bytes >> 20));
 		mdk_mpc_free(m);
 		return ret;
 	}
@@ -199,8 +200,7 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 
 err_nomem:
 	mdk_mpc_free(m);
-	return mdk__err(err, errlen, -ENOMEM, "%s: out of memory",
-			ops->name);
+	return mdk__err(err, errlen, -ENOMEM, "%s: out of memory", ops->name);
 }
 
 static bool slot_empty(const struct mdk_mpc *m, uint32_t s)
@@ -231,10 +231,11 @@ static int ensure_window(struct mdk_mpc *m, uint32_t w, char *err,
 				"%s: generator failed earlier", m->ops->name);
 	if (m->started && w <= m->hi_seen) {
 		if (m->hi_seen - w >= cap)
-			return mdk__err(err, errlen, -ERANGE,
-					"%s: window %u is older than the ring (%u..%u)",
-					m->ops->name, w, m->hi_seen - cap + 1,
-					m->hi_seen);
+			return mdk__err(
+				err, errlen, -ERANGE,
+				"%s: window %u is older than the ring (%u..%u)",
+				m->ops->name, w, m->hi_seen - cap + 1,
+				m->hi_seen);
 		return 0;
 	}
 	from = m->started ? m->hi_seen + 1 : w;
@@ -243,9 +244,10 @@ static int ensure_window(struct mdk_mpc *m, uint32_t w, char *err,
 	for (v = from;; v++) {
 		s = slot_of(m, v);
 		if (m->slotwin[s] && !slot_empty(m, s))
-			return mdk__err(err, errlen, -EBUSY,
-					"%s: window %u still holds events: subtract them before adding window %u",
-					m->ops->name, m->slotwin[s] - 1, v);
+			return mdk__err(
+				err, errlen, -EBUSY,
+				"%s: window %u still holds events: subtract them before adding window %u",
+				m->ops->name, m->slotwin[s] - 1, v);
 		m->slotwin[s] = v + 1;
 		if (v == w)
 			break;
@@ -269,13 +271,14 @@ int mdk_mpc_add_window(struct mdk_mpc *m, uint32_t window, int64_t accessed,
 	return 0;
 }
 
-static int err_range(struct mdk_mpc *m, uint32_t window, uint32_t a,
-		     char *err, size_t errlen)
+static int err_range(struct mdk_mpc *m, uint32_t window, uint32_t a, char *err,
+		     size_t errlen)
 {
 	m->failed = -ERANGE;
-	return mdk__err(err, errlen, -ERANGE,
-			"%s: access in window %u after one in window %u: the previous access must be earlier",
-			m->ops->name, window, a);
+	return mdk__err(
+		err, errlen, -ERANGE,
+		"%s: access in window %u after one in window %u: the previous access must be earlier",
+		m->ops->name, window, a);
 }
 
 /*
@@ -284,37 +287,36 @@ static int err_range(struct mdk_mpc *m, uint32_t window, uint32_t a,
  * without gsum, with or without open-interval tracking.  A record is an
  * access in window @window whose page was last accessed in start[i].
  */
-#define ADD_LOOP(WITH_R, WITH_GSUM, WITH_OPEN)                                \
-	for (i = 0; i < n; i++) {                                             \
-		uint32_t a = start[i], d, c, rb = 0;                          \
-                                                                              \
-		d = window - a;                                               \
-		if (mdk_unlikely(a == MDK_NONE || d >= cap)) {                \
-			/* First access, or first in the horizon. */         \
-			if (a != MDK_NONE && a >= window)                     \
-				return err_range(m, window, a, err, errlen);  \
-			nfirst++;                                             \
-			if ((WITH_R) && (WITH_OPEN))                          \
-				openn[rbin[MDK_MIN(a == MDK_NONE ? reuse[i]   \
-								 : d,         \
-						   cap)]]++;                  \
-			continue;                                             \
-		}                                                             \
-		if (mdk_unlikely(d == 0))                                     \
-			return err_range(m, window, a, err, errlen);          \
-		if (WITH_R)                                                   \
-			rb = rbin[MDK_MIN(reuse[i], cap)];                    \
-		c = rb * ng + gbin[d - 1];                                    \
-		row[c]++;                                                     \
-		if (WITH_GSUM)                                                \
-			gsum[c] += d - 1;                                     \
-		if (WITH_OPEN) {                                              \
-			uint32_t sa = sn >= d ? sn - d : sn + cap - d;        \
-                                                                              \
-			open[(size_t)sa * nr + rb]--;                         \
-			if (WITH_R)                                           \
-				openn[rbin[d]]++;                             \
-		}                                                             \
+#define ADD_LOOP(WITH_R, WITH_GSUM, WITH_OPEN)                                  \
+	for (i = 0; i < n; i++) {                                               \
+		uint32_t a = start[i], d, c, rb = 0;                            \
+                                                                                \
+		d = window - a;                                                 \
+		if (mdk_unlikely(a == MDK_NONE || d >= cap)) {                  \
+			/* First access, or first in the horizon. */            \
+			if (a != MDK_NONE && a >= window)                       \
+				return err_range(m, window, a, err, errlen);    \
+			nfirst++;                                               \
+			if ((WITH_R) && (WITH_OPEN))                            \
+				openn[rbin[MDK_MIN(                             \
+					a == MDK_NONE ? reuse[i] : d, cap)]]++; \
+			continue;                                               \
+		}                                                               \
+		if (mdk_unlikely(d == 0))                                       \
+			return err_range(m, window, a, err, errlen);            \
+		if (WITH_R)                                                     \
+			rb = rbin[MDK_MIN(reuse[i], cap)];                      \
+		c = rb * ng + gbin[d - 1];                                      \
+		row[c]++;                                                       \
+		if (WITH_GSUM)                                                  \
+			gsum[c] += d - 1;                                       \
+		if (WITH_OPEN) {                                                \
+			uint32_t sa = sn >= d ? sn - d : sn + cap - d;          \
+                                                                                \
+			open[(size_t)sa * nr + rb]--;                           \
+			if (WITH_R)                                             \
+				openn[rbin[d]]++;                               \
+		}                                                               \
 	}
 
 static int add_batch(struct mdk_mpc *m, uint32_t window, const uint32_t *start,
@@ -363,8 +365,8 @@ static int add_batch(struct mdk_mpc *m, uint32_t window, const uint32_t *start,
 }
 
 int mdk_mpc_add_accesses(struct mdk_mpc *m, uint32_t window,
-			 const uint32_t *start, const uint32_t *reuse,
-			 size_t n, char *err, size_t errlen)
+			 const uint32_t *start, const uint32_t *reuse, size_t n,
+			 char *err, size_t errlen)
 {
 	return add_batch(m, window, start, reuse, n, true, err, errlen);
 }
@@ -406,9 +408,10 @@ int mdk_mpc_add_interval(struct mdk_mpc *m, const struct mdk_interval *iv,
 	if (iv->start == MDK_NONE ||
 	    (iv->end != MDK_NONE &&
 	     (iv->end <= iv->start || iv->end - iv->start >= cap)))
-		return mdk__err(err, errlen, -ERANGE,
-				"%s: interval (%u, %u) is empty or longer than the ring",
-				m->ops->name, iv->start, iv->end);
+		return mdk__err(
+			err, errlen, -ERANGE,
+			"%s: interval (%u, %u) is empty or longer than the ring",
+			m->ops->name, iv->start, iv->end);
 	ret = ensure_window(m, iv->end == MDK_NONE ? iv->start : iv->end, err,
 			    errlen);
 	if (!ret)
@@ -505,9 +508,10 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 				"%s: generator failed earlier", m->ops->name);
 	if (!m->started || lo > hi || hi > m->hi_seen ||
 	    m->hi_seen - lo >= g->cap)
-		return mdk__err(err, errlen, -ERANGE,
-				"%s: windows %u..%u are not in the ring (%u windows up to %u)",
-				m->ops->name, lo, hi, g->cap, m->hi_seen);
+		return mdk__err(
+			err, errlen, -ERANGE,
+			"%s: windows %u..%u are not in the ring (%u windows up to %u)",
+			m->ops->name, lo, hi, g->cap, m->hi_seen);
 	for (w = lo; w <= hi; w++) {
 		uint32_t s = slot_of(m, w);
 
@@ -515,8 +519,8 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 			nactive++;
 	}
 	/* Nearest rank: element ceil(0.99 n) - 1 ascending = the K-th largest. */
-	K = nactive ? nactive - (uint32_t)((99ull * nactive + 99) / 100) + 1
-		    : 0;
+	K = nactive ? nactive - (uint32_t)((99ull * nactive + 99) / 100) + 1 :
+		      0;
 
 	prom = calloc(nset, sizeof(*prom));
 	saved = calloc(nset, sizeof(*saved));
@@ -601,15 +605,14 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 		p[i].p2 = st.p2;
 		p[i].has_p2 = st.has_p2;
 		p[i].promotions = sump[i];
-		p[i].saved = saved[i] +
-			     ((flags & MDK_SAVINGS_PAPER) ? sump[i] : 0);
+		p[i].saved =
+			saved[i] + ((flags & MDK_SAVINGS_PAPER) ? sump[i] : 0);
 		p[i].footprint = footprint;
 		p[i].max_rate = maxr[i];
 		p[i].mean_rate = sumU ? (double)sump[i] / (double)sumU : 0;
 		p[i].p99_rate = K ? topk[i * K] : 0;
-		p[i].savings = footprint ? (double)p[i].saved /
-						   (double)footprint
-					 : 0;
+		p[i].savings =
+			footprint ? (double)p[i].saved / (double)footprint : 0;
 	}
 	*pts = p;
 	p = NULL;
@@ -649,10 +652,9 @@ long mdk_mpc_best(const struct mdk_point *pts, size_t n, double target)
 		}
 		b = &pts[best];
 		if (p->saved > b->saved ||
-		    (p->saved == b->saved &&
-		     (p->max_rate < b->max_rate ||
-		      (p->max_rate == b->max_rate &&
-		       p->promotions < b->promotions))))
+		    (p->saved == b->saved && (p->max_rate < b->max_rate ||
+					      (p->max_rate == b->max_rate &&
+					       p->promotions < b->promotions))))
 			best = (long)i;
 	}
 	return best;
@@ -750,8 +752,8 @@ static void derive(struct mdk_mpc *c, const struct mdk_mpc *f,
 		for (rb = 0; rb < f->g.nr; rb++)
 			for (gb = 0; gb < f->g.ng; gb++) {
 				size_t fc = (size_t)rb * f->g.ng + gb;
-				uint64_t sum = fcnt ? fcnt[fc] * f->gval[gb]
-						    : f->gsum[fc];
+				uint64_t sum = fcnt ? fcnt[fc] * f->gval[gb] :
+						      f->gsum[fc];
 
 				c->gsum[(size_t)d->rmap[rb] * c->g.ng +
 					d->gmap[gb]] += sum;

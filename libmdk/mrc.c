@@ -25,8 +25,8 @@ struct mdk_mrc {
 	bool done;
 };
 
-int mdk_mrc_new(struct mdk_policy *const *pols, size_t np,
-		struct mdk_mrc **out, char *err, size_t errlen)
+int mdk_mrc_new(struct mdk_policy *const *pols, size_t np, struct mdk_mrc **out,
+		char *err, size_t errlen)
 {
 	struct mdk_mrc *m;
 	size_t i;
@@ -36,9 +36,10 @@ int mdk_mrc_new(struct mdk_policy *const *pols, size_t np,
 
 		if (ops->kind != MDK_POLICY_CACHE || !ops->cache_new ||
 		    !ops->cache_refs || !ops->cache_misses)
-			return mdk__err(err, errlen, -EOPNOTSUPP,
-					"%s is not a fixed-size policy (expected lru or opt)",
-					ops->name);
+			return mdk__err(
+				err, errlen, -EOPNOTSUPP,
+				"%s is not a fixed-size policy (expected lru or opt)",
+				ops->name);
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
@@ -104,8 +105,8 @@ int mdk_mrc_add(struct mdk_mrc *m, const uint64_t *ids, size_t n, char *err,
 		if (ret)
 			return mdk__err(err, errlen, ret, "%s: %s",
 					m->pols[i]->ops->name,
-					ret == -E2BIG ? "too many references"
-						      : "out of memory");
+					ret == -E2BIG ? "too many references" :
+							"out of memory");
 	}
 	m->refs += n;
 	return 0;
@@ -150,8 +151,8 @@ int mdk_mrc_result(struct mdk_mrc *m, struct mdk_mrc_point **pts, size_t *n,
 			p[k].size = pol->grid[0].v[j];
 			p[k].misses = misses[j];
 			p[k].miss_ratio =
-				m->refs ? (double)misses[j] / (double)m->refs
-					: 0;
+				m->refs ? (double)misses[j] / (double)m->refs :
+					  0;
 		}
 		free(misses);
 	}
@@ -162,7 +163,7 @@ int mdk_mrc_result(struct mdk_mrc *m, struct mdk_mrc_point **pts, size_t *n,
 
 static int is_trace(const char *path, bool *yes, char *err, size_t errlen)
 {
-	static const uint8_t magic[8] = { 0x89, 'M', 'D', 'K',
+	static const uint8_t magic[8] = { 0x89, 'M',  'D',  'K',
 					  'T',	'\r', '\n', 0x1a };
 	uint8_t b[8];
 	size_t n;

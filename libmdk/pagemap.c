@@ -23,17 +23,17 @@
 #define MAX_LEAVES (UINT32_MAX >> LEAF_SHIFT)
 
 struct pm_slot {
-	uint64_t key;  /* leaf key + 1 (0: empty slot) */
+	uint64_t key; /* leaf key + 1 (0: empty slot) */
 	uint32_t leaf; /* leaf number */
 };
 
 struct mdk_pagemap {
 	struct pm_slot *slot;
-	size_t mask;	  /* hash slots - 1 */
+	size_t mask; /* hash slots - 1 */
 	size_t nleaves;
 	size_t leafcap;
-	uint64_t *seen;	  /* per leaf: which of its ids were seen */
-	uint64_t *lkey;	  /* per leaf: its key + 1 */
+	uint64_t *seen; /* per leaf: which of its ids were seen */
+	uint64_t *lkey; /* per leaf: its key + 1 */
 	size_t lkeycap;
 	uint32_t npages;
 	uint64_t cur_key; /* leaf key + 1 of the last lookup (0: none) */
@@ -172,9 +172,10 @@ int mdk__pagemap_map(struct mdk_pagemap *pm, const uint64_t *ids, size_t n,
 			}
 			if (i + LOOKAHEAD < n)
 				__builtin_prefetch(
-					&pm->slot[mdk__hash64((ids[i + LOOKAHEAD] >>
-							       LEAF_SHIFT) +
-							      1) &
+					&pm->slot[mdk__hash64(
+							  (ids[i + LOOKAHEAD] >>
+							   LEAF_SHIFT) +
+							  1) &
 						  pm->mask]);
 			l = pagemap_leaf(pm, k);
 			if (l < 0) {

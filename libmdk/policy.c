@@ -75,8 +75,7 @@ static void grid_finish(struct mdk_grid *g)
 	g->n = k;
 }
 
-int mdk__grid_range(struct mdk_grid *g, uint64_t lo, uint64_t hi,
-		    uint64_t step)
+int mdk__grid_range(struct mdk_grid *g, uint64_t lo, uint64_t hi, uint64_t step)
 {
 	size_t cap = g->n;
 	uint64_t v;
@@ -104,8 +103,7 @@ int mdk__grid_one(struct mdk_grid *g, uint64_t v)
 }
 
 /* About @n values from @lo to @hi, spaced evenly on a log scale. */
-int mdk__grid_logspace(struct mdk_grid *g, uint64_t lo, uint64_t hi,
-		       size_t n)
+int mdk__grid_logspace(struct mdk_grid *g, uint64_t lo, uint64_t hi, size_t n)
 {
 	size_t cap = g->n, i;
 	int ret;
@@ -299,17 +297,18 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		dash = memchr(item, '-', (size_t)(hi_e - item));
 		ret = parse_value(d->type, item, dash ? dash : hi_e, &lo);
 		if (!ret)
-			ret = dash ? parse_value(d->type, dash + 1, hi_e, &hi)
-				   : (hi = lo, 0);
+			ret = dash ? parse_value(d->type, dash + 1, hi_e, &hi) :
+				     (hi = lo, 0);
 		if (!ret && colon)
 			ret = parse_value(d->type, colon + 1, ie, &step);
 		if (!ret && (hi < lo || !step || (colon && !dash)))
 			ret = -EINVAL;
 		if (ret)
-			return mdk__err(err, errlen, -EINVAL,
-					"%s: bad value '%.*s' for %s: expected %s",
-					ops->name, (int)(ie - item), item,
-					d->key, type_expect(d->type));
+			return mdk__err(
+				err, errlen, -EINVAL,
+				"%s: bad value '%.*s' for %s: expected %s",
+				ops->name, (int)(ie - item), item, d->key,
+				type_expect(d->type));
 		if (lo < d->min || hi > d->max) {
 			char b1[32], b2[32], b3[32];
 
@@ -317,9 +316,10 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 				     sizeof(b1));
 			format_value(d->type, d->min, b2, sizeof(b2));
 			format_value(d->type, d->max, b3, sizeof(b3));
-			return mdk__err(err, errlen, -EINVAL,
-					"%s: %s=%s is out of range (expected %s to %s)",
-					ops->name, d->key, b1, b2, b3);
+			return mdk__err(
+				err, errlen, -EINVAL,
+				"%s: %s=%s is out of range (expected %s to %s)",
+				ops->name, d->key, b1, b2, b3);
 		}
 		if ((hi - lo) / step >= MDK_MAX_GRID)
 			return mdk__err(err, errlen, -E2BIG,
@@ -328,11 +328,11 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		for (;; lo += step) {
 			ret = grid_push(g, &cap, lo);
 			if (ret)
-				return mdk__err(err, errlen, ret,
-						"%s: %s: %s", ops->name,
-						d->key,
-						ret == -E2BIG ? "too many values"
-							      : "out of memory");
+				return mdk__err(err, errlen, ret, "%s: %s: %s",
+						ops->name, d->key,
+						ret == -E2BIG ?
+							"too many values" :
+							"out of memory");
 			if (hi - lo < step)
 				break;
 		}
@@ -381,8 +381,8 @@ int mdk_policy_new(const char *spec, struct mdk_policy **out, char *err,
 	return 0;
 }
 
-int mdk_policy_parse_list(const char *list, struct mdk_policy ***out,
-			  size_t *n, char *err, size_t errlen)
+int mdk_policy_parse_list(const char *list, struct mdk_policy ***out, size_t *n,
+			  char *err, size_t errlen)
 {
 	struct mdk_policy **v = NULL;
 	size_t nv = 0, cap = 0, i;
@@ -405,9 +405,10 @@ int mdk_policy_parse_list(const char *list, struct mdk_policy ***out,
 			char *ns;
 
 			if (!spec) {
-				ret = mdk__err(err, errlen, -EINVAL,
-					       "'%s' must follow a policy name (as in age:T=4)",
-					       t);
+				ret = mdk__err(
+					err, errlen, -EINVAL,
+					"'%s' must follow a policy name (as in age:T=4)",
+					t);
 				break;
 			}
 			ns = malloc(strlen(spec) + strlen(t) + 2);

@@ -43,9 +43,8 @@ struct mdk_sim {
 	uint64_t *reclaimed, *foot;
 };
 
-int mdk_sim_new(const struct mdk_policy *p, size_t setting,
-		unsigned int flags, struct mdk_sim **out, char *err,
-		size_t errlen)
+int mdk_sim_new(const struct mdk_policy *p, size_t setting, unsigned int flags,
+		struct mdk_sim **out, char *err, size_t errlen)
 {
 	const struct mdk_policy_ops *ops = p->ops;
 	struct mdk_setting set;
@@ -53,16 +52,17 @@ int mdk_sim_new(const struct mdk_policy *p, size_t setting,
 
 	if (!(ops->kind == MDK_POLICY_INTERVAL && ops->wait) &&
 	    !(ops->kind == MDK_POLICY_BUDGET && ops->budget))
-		return mdk__err(err, errlen, -EOPNOTSUPP,
-				"%s cannot be simulated over windows%s",
-				ops->name,
-				ops->kind == MDK_POLICY_CACHE
-					? " (a fixed-size policy: see mdkctl mrc)"
-					: "");
+		return mdk__err(
+			err, errlen, -EOPNOTSUPP,
+			"%s cannot be simulated over windows%s", ops->name,
+			ops->kind == MDK_POLICY_CACHE ?
+				" (a fixed-size policy: see mdkctl mrc)" :
+				"");
 	if (mdk_policy_setting(p, setting, &set))
-		return mdk__err(err, errlen, -ERANGE,
-				"%s: no setting %zu (policy has %zu; resolve it first)",
-				ops->name, setting, mdk_policy_settings(p));
+		return mdk__err(
+			err, errlen, -ERANGE,
+			"%s: no setting %zu (policy has %zu; resolve it first)",
+			ops->name, setting, mdk_policy_settings(p));
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return mdk__err(err, errlen, -ENOMEM, "out of memory");
@@ -193,9 +193,10 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 		}
 		st = &s->st[pg];
 		if (st->last1 == w1)
-			return mdk__err(err, errlen, -EINVAL,
-					"simulator: page %u accessed twice in window %u",
-					pg, window);
+			return mdk__err(
+				err, errlen, -EINVAL,
+				"simulator: page %u accessed twice in window %u",
+				pg, window);
 		if (!st->last1) {
 			/* First access: compulsory, never counted. */
 			s->first[window]++;
@@ -204,8 +205,8 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 			uint32_t a = st->last1 - 1, g = window - a - 1;
 
 			if (s->ops->kind == MDK_POLICY_INTERVAL) {
-				int64_t d = s->ops->wait(s->v, st->reuse, g,
-							 false);
+				int64_t d =
+					s->ops->wait(s->v, st->reuse, g, false);
 
 				if (d != MDK_KEEP && d <= (int64_t)g) {
 					s->prom[window]++;
@@ -220,9 +221,9 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 						s->ghist, ncap * sizeof(*h));
 
 					if (!h)
-						return mdk__err(err, errlen,
-								-ENOMEM,
-								"out of memory");
+						return mdk__err(
+							err, errlen, -ENOMEM,
+							"out of memory");
 					memset(h + s->ghcap, 0,
 					       (ncap - s->ghcap) * sizeof(*h));
 					s->ghist = h;
@@ -277,9 +278,9 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 			continue;
 		a = s->st[p].last1 - 1;
 		t = windows - 1 - a;
-		d = s->ops->kind == MDK_POLICY_INTERVAL
-			    ? s->ops->wait(s->v, s->st[p].reuse, t, true)
-			    : 0;
+		d = s->ops->kind == MDK_POLICY_INTERVAL ?
+			    s->ops->wait(s->v, s->st[p].reuse, t, true) :
+			    0;
 		if (d != MDK_KEEP && d <= (int64_t)t)
 			sim_absent(s, a + (uint32_t)d + 1, windows);
 	}

@@ -31,8 +31,8 @@ struct gen {
 	double s, frac, p, idle, skip;
 	uint64_t period, len, rate;
 	uint64_t n, base;
-	uint32_t *thr;	   /* zipf, phase: per-page threshold */
-	uint32_t *phase;   /* periodic: per-page phase */
+	uint32_t *thr; /* zipf, phase: per-page threshold */
+	uint32_t *phase; /* periodic: per-page phase */
 	uint32_t **bucket; /* periodic: pages by phase, ascending */
 	size_t *bucketn;
 	uint64_t rng[4];
@@ -145,8 +145,8 @@ static int parse_num(const char *v, double *out)
 	return (errno || e == v || *e || *out != *out) ? -EINVAL : 0;
 }
 
-static int parse_key(struct gen *g, const char *key, const char *val,
-		     char *err, size_t errlen)
+static int parse_key(struct gen *g, const char *key, const char *val, char *err,
+		     size_t errlen)
 {
 	const char *name = gen_names[g->type];
 	double x;
@@ -163,9 +163,10 @@ static int parse_key(struct gen *g, const char *key, const char *val,
 	case GEN_ZIPF:
 		if (!strcasecmp(key, "s")) {
 			if (parse_num(val, &x) || x < 0 || x > 10)
-				return mdk__err(err, errlen, -EINVAL,
-						"synth: %s: s=%s: expected an exponent from 0 to 10",
-						name, val);
+				return mdk__err(
+					err, errlen, -EINVAL,
+					"synth: %s: s=%s: expected an exponent from 0 to 10",
+					name, val);
 			g->s = x;
 			return 0;
 		}
@@ -175,9 +176,10 @@ static int parse_key(struct gen *g, const char *key, const char *val,
 	case GEN_PERIODIC:
 		if (!strcasecmp(key, "period")) {
 			if (mdk__parse_u64(val, &u) || !u || u > 1000000)
-				return mdk__err(err, errlen, -EINVAL,
-						"synth: %s: period=%s: expected 1 to 1000000 windows",
-						name, val);
+				return mdk__err(
+					err, errlen, -EINVAL,
+					"synth: %s: period=%s: expected 1 to 1000000 windows",
+					name, val);
 			g->period = u;
 			return 0;
 		}
@@ -191,9 +193,10 @@ static int parse_key(struct gen *g, const char *key, const char *val,
 	case GEN_SCAN:
 		if (!strcasecmp(key, "rate")) {
 			if (mdk__parse_u64(val, &u) || !u)
-				return mdk__err(err, errlen, -EINVAL,
-						"synth: %s: rate=%s: expected pages a window (>= 1)",
-						name, val);
+				return mdk__err(
+					err, errlen, -EINVAL,
+					"synth: %s: rate=%s: expected pages a window (>= 1)",
+					name, val);
 			g->rate = u;
 			return 0;
 		}
@@ -201,9 +204,10 @@ static int parse_key(struct gen *g, const char *key, const char *val,
 	case GEN_PHASE:
 		if (!strcasecmp(key, "len")) {
 			if (mdk__parse_u64(val, &u) || !u)
-				return mdk__err(err, errlen, -EINVAL,
-						"synth: %s: len=%s: expected windows a phase (>= 1)",
-						name, val);
+				return mdk__err(
+					err, errlen, -EINVAL,
+					"synth: %s: len=%s: expected windows a phase (>= 1)",
+					name, val);
 			g->len = u;
 			return 0;
 		}
@@ -230,10 +234,11 @@ frac:
 	return 0;
 bad_fraction:
 	return mdk__err(err, errlen, -EINVAL,
-			"synth: %s: %s=%s: expected a fraction%s", name, key, val,
-			strcasecmp(key, "share") && strcasecmp(key, "frac")
-				? " from 0 to 1"
-				: " above 0, at most 1");
+			"synth: %s: %s=%s: expected a fraction%s", name, key,
+			val,
+			strcasecmp(key, "share") && strcasecmp(key, "frac") ?
+				" from 0 to 1" :
+				" above 0, at most 1");
 }
 
 int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
@@ -246,16 +251,18 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
 	int ret = 0;
 
 	if (s->started)
-		return mdk__err(err, errlen, -EINVAL,
-				"synth: generators must be added before the first window");
+		return mdk__err(
+			err, errlen, -EINVAL,
+			"synth: generators must be added before the first window");
 	for (i = 0; i < MDK_ARRAY_SIZE(gen_names); i++)
 		if (strlen(gen_names[i]) == nlen &&
 		    !strncasecmp(gen_names[i], spec, nlen))
 			break;
 	if (i == MDK_ARRAY_SIZE(gen_names))
-		return mdk__err(err, errlen, -EINVAL,
-				"synth: unknown generator '%.*s' (expected zipf, periodic, scan or phase)",
-				(int)nlen, spec);
+		return mdk__err(
+			err, errlen, -EINVAL,
+			"synth: unknown generator '%.*s' (expected zipf, periodic, scan or phase)",
+			(int)nlen, spec);
 	g.type = (enum gen_type)i;
 	g.s = 0.8;
 	g.frac = g.type == GEN_PHASE ? 0.25 : 0.3;
@@ -271,9 +278,10 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
 		char *eq = strchr(tok, '=');
 
 		if (!eq) {
-			ret = mdk__err(err, errlen, -EINVAL,
-				       "synth: %s: expected KEY=VALUE, got '%s'",
-				       gen_names[g.type], tok);
+			ret = mdk__err(
+				err, errlen, -EINVAL,
+				"synth: %s: expected KEY=VALUE, got '%s'",
+				gen_names[g.type], tok);
 			break;
 		}
 		*eq = 0;
@@ -282,8 +290,7 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
 	free(copy);
 	if (ret)
 		return ret;
-	if (mdk__grow((void **)&s->g, &s->gcap, s->ng + 1,
-		      sizeof(*s->g)))
+	if (mdk__grow((void **)&s->g, &s->gcap, s->ng + 1, sizeof(*s->g)))
 		return mdk__err(err, errlen, -ENOMEM, "out of memory");
 	s->g[s->ng++] = g;
 	return 0;
@@ -362,8 +369,7 @@ static int periodic_setup(struct gen *g)
 		g->bucketn[ph] = 0;
 	}
 	for (i = 0; i < g->n; i++)
-		g->bucket[g->phase[i]][g->bucketn[g->phase[i]]++] =
-			(uint32_t)i;
+		g->bucket[g->phase[i]][g->bucketn[g->phase[i]]++] = (uint32_t)i;
 	return 0;
 }
 
@@ -406,19 +412,21 @@ static int synth_start(struct mdk_synth *s, char *err, size_t errlen)
 			nfree++;
 	}
 	if (given > 1 + 1e-9)
-		return mdk__err(err, errlen, -EINVAL,
-				"synth: shares add up to %g (expected at most 1)",
-				given);
+		return mdk__err(
+			err, errlen, -EINVAL,
+			"synth: shares add up to %g (expected at most 1)",
+			given);
 	s->started = true;
 	for (i = 0; i < s->ng; i++) {
 		struct gen *g = &s->g[i];
 
 		if (!g->share_given)
 			g->share = nfree ? (1 - given) / (double)nfree : 0;
-		g->n = i + 1 == s->ng ? left
-				      : MDK_MIN(left, (uint64_t)llround(
-							      g->share *
-							      (double)s->o.pages));
+		g->n = i + 1 == s->ng ?
+			       left :
+			       MDK_MIN(left,
+				       (uint64_t)llround(g->share *
+							 (double)s->o.pages));
 		left -= g->n;
 		/* Each generator is a mapping of its own, 4 GiB apart. */
 		g->base = s->o.base + off;
@@ -522,8 +530,8 @@ static size_t gen_window(struct gen *g, uint32_t w, uint64_t *out)
 	return 0;
 }
 
-int mdk_synth_next(struct mdk_synth *s, uint32_t *window,
-		   const uint64_t **ids, size_t *n, char *err, size_t errlen)
+int mdk_synth_next(struct mdk_synth *s, uint32_t *window, const uint64_t **ids,
+		   size_t *n, char *err, size_t errlen)
 {
 	size_t k = 0, i;
 	int ret;

@@ -22,15 +22,16 @@
 
 #include "internal.h"
 
-static const uint8_t file_magic[8] = { 0x89, 'M', 'D', 'K', 'T', '\r', '\n', 0x1a };
-#define HDR_BYTES 48	  /* fixed part of the file header */
-#define BLK_BYTES 24	  /* block header */
-#define FTR_BYTES 32	  /* footer */
+static const uint8_t file_magic[8] = { 0x89, 'M',  'D',	 'K',
+				       'T',  '\r', '\n', 0x1a };
+#define HDR_BYTES 48 /* fixed part of the file header */
+#define BLK_BYTES 24 /* block header */
+#define FTR_BYTES 32 /* footer */
 #define IDX_ENTRY_BYTES 16 /* one index entry */
 #define BLK_MAGIC 0x424b444du /* "MDKB" little-endian */
 #define IDX_MAGIC 0x494b444du /* "MDKI" */
 #define FTR_MAGIC 0x454b444du /* "MDKE" */
-#define BLK_F_CONT 0x1u	  /* the block continues the previous block's window */
+#define BLK_F_CONT 0x1u /* the block continues the previous block's window */
 #define HDR_F_REQUIRED 0xffff0000u /* flags a reader must understand */
 #define MAX_DESC 65535u
 /*
@@ -189,9 +190,10 @@ int mdk_trace_writer_open(const char *path,
 		opts = &none;
 	dlen = opts->desc ? strlen(opts->desc) : 0;
 	if (dlen > MAX_DESC)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: description of %zu bytes is longer than %u",
-				path, dlen, MAX_DESC);
+		return mdk__err(
+			err, errlen, -EINVAL,
+			"%s: description of %zu bytes is longer than %u", path,
+			dlen, MAX_DESC);
 	if (opts->flags & HDR_F_REQUIRED)
 		return mdk__err(err, errlen, -EINVAL,
 				"%s: unknown trace flags 0x%x", path,
@@ -260,14 +262,15 @@ int mdk_trace_writer_begin(struct mdk_trace_writer *w, uint32_t window,
 				"%s: window %u is above the maximum %u",
 				w->path, window, MDK_TRACE_MAX_WINDOW);
 	if (w->nidx && window <= w->window)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: window %u after window %u: windows must increase",
-				w->path, window, w->window);
+		return mdk__err(
+			err, errlen, -EINVAL,
+			"%s: window %u after window %u: windows must increase",
+			w->path, window, w->window);
 	if (window - (w->nidx ? w->window : 0) > MAX_GAP)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: window %u after window %u: more than %u empty windows between them",
-				w->path, window, w->nidx ? w->window : 0,
-				MAX_GAP);
+		return mdk__err(
+			err, errlen, -EINVAL,
+			"%s: window %u after window %u: more than %u empty windows between them",
+			w->path, window, w->nidx ? w->window : 0, MAX_GAP);
 	ret = wr_end_window(w);
 	if (ret)
 		return wr_error(w, err, errlen);
@@ -307,14 +310,14 @@ int mdk_trace_writer_add(struct mdk_trace_writer *w, const uint64_t *ids,
 		uint64_t id = ids[i];
 
 		if (w->have_last && id <= w->last_id)
-			return mdk__err(err, errlen, -EINVAL,
-					"%s: window %u: page id %llu after %llu: ids must strictly increase",
-					w->path, w->window,
-					(unsigned long long)id,
-					(unsigned long long)w->last_id);
-		w->blklen += mdk__uleb_put(w->blk + w->blklen,
-					   w->blkcount ? id - w->last_id - 1
-						       : id);
+			return mdk__err(
+				err, errlen, -EINVAL,
+				"%s: window %u: page id %llu after %llu: ids must strictly increase",
+				w->path, w->window, (unsigned long long)id,
+				(unsigned long long)w->last_id);
+		w->blklen +=
+			mdk__uleb_put(w->blk + w->blklen,
+				      w->blkcount ? id - w->last_id - 1 : id);
 		w->last_id = id;
 		w->have_last = true;
 		w->blkcount++;
@@ -365,8 +368,7 @@ static void wr_free(struct mdk_trace_writer *w)
 	free(w);
 }
 
-int mdk_trace_writer_close(struct mdk_trace_writer *w, char *err,
-			   size_t errlen)
+int mdk_trace_writer_close(struct mdk_trace_writer *w, char *err, size_t errlen)
 {
 	uint8_t b[FTR_BYTES];
 	uint64_t idx_off;
@@ -421,9 +423,9 @@ void mdk_trace_writer_abort(struct mdk_trace_writer *w)
 struct mdk_trace_reader {
 	char *name;
 	unsigned int flags;
-	int fd;		   /* -1 for memory */
+	int fd; /* -1 for memory */
 	const uint8_t *mem; /* memory source */
-	uint64_t size;	   /* file size (seekable) or memory length */
+	uint64_t size; /* file size (seekable) or memory length */
 	bool seekable;
 	uint64_t pos; /* file offset of the next unread byte */
 	uint8_t *buf; /* read buffer (fd only) */
@@ -445,7 +447,7 @@ struct mdk_trace_reader {
 	uint64_t last_id;
 	bool have_last;
 	uint32_t next_window; /* next window to hand out */
-	bool pending;	      /* a block was read but not yet returned */
+	bool pending; /* a block was read but not yet returned */
 	struct mdk_trace_chunk pend;
 	bool blocks_done; /* index or end met */
 	uint32_t total_windows; /* known at the end */
@@ -465,8 +467,7 @@ struct mdk_trace_reader {
  * Returns the number available (less than @len only at the end of the
  * data), or -errno.
  */
-static ssize_t rd_get(struct mdk_trace_reader *r, size_t len,
-		      const uint8_t **p)
+static ssize_t rd_get(struct mdk_trace_reader *r, size_t len, const uint8_t **p)
 {
 	if (r->mem) {
 		uint64_t left = r->size - r->pos;
@@ -588,19 +589,22 @@ static int rd_header(struct mdk_trace_reader *r, char *err, size_t errlen)
 		return rd_fail(r, err, errlen, (int)n, "read: %s",
 			       strerror((int)-n));
 	if (n < 8 || memcmp(h, file_magic, 8))
-		return rd_fail(r, err, errlen, -EINVAL,
-			       "offset 0: not an mdk trace (expected the magic \\x89MDKT\\r\\n\\x1a)");
+		return rd_fail(
+			r, err, errlen, -EINVAL,
+			"offset 0: not an mdk trace (expected the magic \\x89MDKT\\r\\n\\x1a)");
 	if (n < HDR_BYTES)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %zd: truncated header (expected %u bytes, file has %zd)",
-			       n, HDR_BYTES, n);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %zd: truncated header (expected %u bytes, file has %zd)",
+			n, HDR_BYTES, n);
 	r->info.version_major = mdk__get16(h + 8);
 	r->info.version_minor = mdk__get16(h + 10);
 	if (r->info.version_major != MDK_TRACE_VERSION_MAJOR)
-		return rd_fail(r, err, errlen, -EPROTONOSUPPORT,
-			       "offset 8: format version %u.%u, this libmdk reads %u.x",
-			       r->info.version_major, r->info.version_minor,
-			       MDK_TRACE_VERSION_MAJOR);
+		return rd_fail(
+			r, err, errlen, -EPROTONOSUPPORT,
+			"offset 8: format version %u.%u, this libmdk reads %u.x",
+			r->info.version_major, r->info.version_minor,
+			MDK_TRACE_VERSION_MAJOR);
 	hbytes = mdk__get32(h + 12);
 	r->info.window_us = mdk__get64(h + 16);
 	r->info.page_size = mdk__get32(h + 24);
@@ -610,9 +614,10 @@ static int rd_header(struct mdk_trace_reader *r, char *err, size_t errlen)
 	dlen = mdk__get16(h + 40);
 	c = crc(0, h, 44);
 	if (hbytes != ((HDR_BYTES + dlen + 7u) & ~7u))
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset 12: header length %u does not match a %u-byte description (expected %u)",
-			       hbytes, dlen, (HDR_BYTES + dlen + 7u) & ~7u);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset 12: header length %u does not match a %u-byte description (expected %u)",
+			hbytes, dlen, (HDR_BYTES + dlen + 7u) & ~7u);
 	if (mdk__get16(h + 42))
 		return rd_fail(r, err, errlen, -EBADMSG,
 			       "offset 42: reserved header field is not zero");
@@ -624,14 +629,16 @@ static int rd_header(struct mdk_trace_reader *r, char *err, size_t errlen)
 			return rd_fail(r, err, errlen, (int)n, "read: %s",
 				       strerror((int)-n));
 		if ((size_t)n < hbytes - HDR_BYTES)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %u: truncated header description (expected %u bytes)",
-				       HDR_BYTES, hbytes - HDR_BYTES);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %u: truncated header description (expected %u bytes)",
+				HDR_BYTES, hbytes - HDR_BYTES);
 		c = crc(c, d, dlen);
 		if (c != stored)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset 44: bad header checksum (stored 0x%08x, computed 0x%08x)",
-				       stored, c);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset 44: bad header checksum (stored 0x%08x, computed 0x%08x)",
+				stored, c);
 	}
 	if (flags & HDR_F_REQUIRED)
 		return rd_fail(r, err, errlen, -EPROTONOSUPPORT,
@@ -667,17 +674,18 @@ static int rd_index(struct mdk_trace_reader *r, char *err, size_t errlen)
 		goto none;
 	c = crc(0, f, 28);
 	if (c != mdk__get32(f + 28))
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: bad footer checksum (stored 0x%08x, computed 0x%08x)",
-			       (unsigned long long)foff, mdk__get32(f + 28), c);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: bad footer checksum (stored 0x%08x, computed 0x%08x)",
+			(unsigned long long)foff, mdk__get32(f + 28), c);
 	ioff = mdk__get64(f + 8);
 	if (ioff < r->data_off || ioff > foff - 12)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: footer's index offset %llu is outside the file's data (%llu..%llu)",
-			       (unsigned long long)foff + 8,
-			       (unsigned long long)ioff,
-			       (unsigned long long)r->data_off,
-			       (unsigned long long)foff - 12);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: footer's index offset %llu is outside the file's data (%llu..%llu)",
+			(unsigned long long)foff + 8, (unsigned long long)ioff,
+			(unsigned long long)r->data_off,
+			(unsigned long long)foff - 12);
 	ibytes = foff - ioff;
 	ib = malloc(ibytes);
 	if (!ib)
@@ -692,10 +700,10 @@ static int rd_index(struct mdk_trace_reader *r, char *err, size_t errlen)
 	if (mdk__get32(ib) != IDX_MAGIC ||
 	    ibytes != 12 + (uint64_t)n * IDX_ENTRY_BYTES) {
 		free(ib);
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: expected the index (\"MDKI\", %llu bytes before the footer)",
-			       (unsigned long long)ioff,
-			       (unsigned long long)ibytes);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: expected the index (\"MDKI\", %llu bytes before the footer)",
+			(unsigned long long)ioff, (unsigned long long)ibytes);
 	}
 	c = crc(0, ib, 8 + (size_t)n * IDX_ENTRY_BYTES);
 	if (c != mdk__get32(ib + 8 + (size_t)n * IDX_ENTRY_BYTES)) {
@@ -721,13 +729,13 @@ static int rd_index(struct mdk_trace_reader *r, char *err, size_t errlen)
 		    r->idx[i].offset >= ioff ||
 		    (i && r->idx[i].offset <= r->idx[i - 1].offset)) {
 			free(ib);
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: index entry %u (window %u at offset %llu) is out of order or outside the data",
-				       (unsigned long long)ioff + 8 +
-					       (unsigned long long)i *
-						       IDX_ENTRY_BYTES,
-				       i, r->idx[i].window,
-				       (unsigned long long)r->idx[i].offset);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: index entry %u (window %u at offset %llu) is out of order or outside the data",
+				(unsigned long long)ioff + 8 +
+					(unsigned long long)i * IDX_ENTRY_BYTES,
+				i, r->idx[i].window,
+				(unsigned long long)r->idx[i].offset);
 		}
 		prevw = r->idx[i].window;
 		r->info.records += r->idx[i].count;
@@ -740,19 +748,21 @@ static int rd_index(struct mdk_trace_reader *r, char *err, size_t errlen)
 	    (n && r->info.windows <= r->idx[n - 1].window) ||
 	    (n && r->info.windows - r->idx[n - 1].window > MAX_GAP) ||
 	    (!n && r->info.windows))
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: footer (%u windows, %llu records) disagrees with the index",
-			       (unsigned long long)foff, r->info.windows,
-			       (unsigned long long)mdk__get64(f + 16));
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: footer (%u windows, %llu records) disagrees with the index",
+			(unsigned long long)foff, r->info.windows,
+			(unsigned long long)mdk__get64(f + 16));
 	r->info.indexed = true;
 	return 0;
 
 none:
 	if (r->flags & MDK_TRACE_PARTIAL)
 		return 0;
-	return rd_fail(r, err, errlen, -EBADMSG,
-		       "offset %llu: no footer (expected \"MDKE\" in the last %u bytes): the trace was not closed; read it as a partial trace to use the blocks it has",
-		       (unsigned long long)r->size, FTR_BYTES);
+	return rd_fail(
+		r, err, errlen, -EBADMSG,
+		"offset %llu: no footer (expected \"MDKE\" in the last %u bytes): the trace was not closed; read it as a partial trace to use the blocks it has",
+		(unsigned long long)r->size, FTR_BYTES);
 }
 
 static int rd_open(struct mdk_trace_reader *r, char *err, size_t errlen)
@@ -840,9 +850,8 @@ err_close:
 }
 
 int mdk_trace_reader_open_mem(const void *buf, size_t len, const char *name,
-			      unsigned int flags,
-			      struct mdk_trace_reader **out, char *err,
-			      size_t errlen)
+			      unsigned int flags, struct mdk_trace_reader **out,
+			      char *err, size_t errlen)
 {
 	struct mdk_trace_reader *r = rd_alloc(name ? name : "<memory>", flags);
 	int ret;
@@ -926,11 +935,11 @@ static int rd_decode(struct mdk_trace_reader *r, const uint8_t *p, size_t len,
 		goto bad_varint;
 	p += k;
 	if (r->have_last && v <= r->last_id)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: window %u: block starts at page id %llu after %llu: ids must strictly increase",
-			       (unsigned long long)boff, r->window,
-			       (unsigned long long)v,
-			       (unsigned long long)r->last_id);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: window %u: block starts at page id %llu after %llu: ids must strictly increase",
+			(unsigned long long)boff, r->window,
+			(unsigned long long)v, (unsigned long long)r->last_id);
 	id = ids[0] = v;
 	for (i = 1; i < count; i++) {
 		if (mdk_likely(p < end && *p < 0x80)) {
@@ -942,9 +951,10 @@ static int rd_decode(struct mdk_trace_reader *r, const uint8_t *p, size_t len,
 			p += k;
 		}
 		if (mdk_unlikely(v >= UINT64_MAX - id))
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: window %u: page id %u overflows 64 bits",
-				       (unsigned long long)boff, r->window, i);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: window %u: page id %u overflows 64 bits",
+				(unsigned long long)boff, r->window, i);
 		id += v + 1;
 		ids[i] = id;
 	}
@@ -952,40 +962,45 @@ static int rd_decode(struct mdk_trace_reader *r, const uint8_t *p, size_t len,
 	r->have_last = true;
 check_end:
 	if (p != end)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: block of window %u: %u page ids use %zu of the %zu payload bytes",
-			       (unsigned long long)boff, r->window, count,
-			       (size_t)(p - start), len);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: block of window %u: %u page ids use %zu of the %zu payload bytes",
+			(unsigned long long)boff, r->window, count,
+			(size_t)(p - start), len);
 	return 0;
 
 bad_varint:
-	return rd_fail(r, err, errlen, -EBADMSG,
-		       "offset %llu: block of window %u: page id varint at payload byte %zu is truncated or longer than 64 bits (%u page ids in %zu bytes)",
-		       (unsigned long long)boff, r->window,
-		       (size_t)(p - start), count, len);
+	return rd_fail(
+		r, err, errlen, -EBADMSG,
+		"offset %llu: block of window %u: page id varint at payload byte %zu is truncated or longer than 64 bits (%u page ids in %zu bytes)",
+		(unsigned long long)boff, r->window, (size_t)(p - start), count,
+		len);
 }
 
 /* Check the stream's end against the footer/index. */
 static int rd_check_end(struct mdk_trace_reader *r, char *err, size_t errlen)
 {
 	if (r->info.indexed) {
-		if (r->next_idx && r->idx[r->next_idx - 1].count != r->win_count)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: window %u has %u page ids, the index says %u",
-				       (unsigned long long)r->pos, r->window,
-				       r->win_count,
-				       r->idx[r->next_idx - 1].count);
+		if (r->next_idx &&
+		    r->idx[r->next_idx - 1].count != r->win_count)
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: window %u has %u page ids, the index says %u",
+				(unsigned long long)r->pos, r->window,
+				r->win_count, r->idx[r->next_idx - 1].count);
 		if (r->next_idx != r->nidx)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: the index lists %u windows, the data has %u",
-				       (unsigned long long)r->pos, r->nidx,
-				       r->next_idx);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: the index lists %u windows, the data has %u",
+				(unsigned long long)r->pos, r->nidx,
+				r->next_idx);
 		if (r->records != r->info.records)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: the index counts %llu page ids, the data has %llu",
-				       (unsigned long long)r->pos,
-				       (unsigned long long)r->info.records,
-				       (unsigned long long)r->records);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: the index counts %llu page ids, the data has %llu",
+				(unsigned long long)r->pos,
+				(unsigned long long)r->info.records,
+				(unsigned long long)r->records);
 		r->total_windows = r->info.windows;
 	} else {
 		r->total_windows = r->started ? r->window + 1 : 0;
@@ -997,8 +1012,8 @@ static int rd_check_end(struct mdk_trace_reader *r, char *err, size_t errlen)
  * Read an index section met while streaming from a pipe: it ends the
  * blocks; its footer gives W.
  */
-static int rd_stream_index(struct mdk_trace_reader *r, uint64_t ioff,
-			   char *err, size_t errlen)
+static int rd_stream_index(struct mdk_trace_reader *r, uint64_t ioff, char *err,
+			   size_t errlen)
 {
 	const uint8_t *p;
 	uint8_t e[8];
@@ -1034,19 +1049,21 @@ static int rd_stream_index(struct mdk_trace_reader *r, uint64_t ioff,
 	    (r->started && r->info.windows <= r->window) ||
 	    (r->started && r->info.windows - r->window > MAX_GAP) ||
 	    (!r->started && r->info.windows))
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: index (%u windows, %llu ids) disagrees with the data (%u, %llu)",
-			       (unsigned long long)ioff, n,
-			       (unsigned long long)r->info.records,
-			       r->next_idx, (unsigned long long)r->records);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: index (%u windows, %llu ids) disagrees with the data (%u, %llu)",
+			(unsigned long long)ioff, n,
+			(unsigned long long)r->info.records, r->next_idx,
+			(unsigned long long)r->records);
 	r->total_windows = r->info.windows;
 	r->info.indexed = true;
 	return 0;
 
 truncated:
-	return rd_fail(r, err, errlen, -EBADMSG,
-		       "offset %llu: truncated index (expected %u entries and the footer)",
-		       (unsigned long long)ioff, n);
+	return rd_fail(
+		r, err, errlen, -EBADMSG,
+		"offset %llu: truncated index (expected %u entries and the footer)",
+		(unsigned long long)ioff, n);
 }
 
 /* Read the next block into r->pend; 0 when the blocks ended. */
@@ -1077,37 +1094,40 @@ static int rd_block(struct mdk_trace_reader *r, char *err, size_t errlen)
 		r->blocks_done = true;
 		return rd_stream_index(r, boff, err, errlen);
 	}
-	if (n >= 4 && mdk__get32(h) == IDX_MAGIC && (r->flags & MDK_TRACE_PARTIAL) &&
-	    !r->info.indexed) {
+	if (n >= 4 && mdk__get32(h) == IDX_MAGIC &&
+	    (r->flags & MDK_TRACE_PARTIAL) && !r->info.indexed) {
 		/* A partial read that reached an index it did not load. */
 		r->blocks_done = true;
 		return rd_check_end(r, err, errlen);
 	}
 	if (n < BLK_BYTES)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: truncated: expected a %u-byte block header%s, found %zd bytes",
-			       (unsigned long long)boff, BLK_BYTES,
-			       r->info.indexed || r->seekable ? "" : " or the index",
-			       n);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: truncated: expected a %u-byte block header%s, found %zd bytes",
+			(unsigned long long)boff, BLK_BYTES,
+			r->info.indexed || r->seekable ? "" : " or the index",
+			n);
 	magic = mdk__get32(h);
 	window = mdk__get32(h + 4);
 	count = mdk__get32(h + 8);
 	bytes = mdk__get32(h + 12);
 	flags = mdk__get32(h + 16);
 	if (magic != BLK_MAGIC)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: expected a block (\"MDKB\"), found 0x%08x",
-			       (unsigned long long)boff, magic);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: expected a block (\"MDKB\"), found 0x%08x",
+			(unsigned long long)boff, magic);
 	if (flags & ~BLK_F_CONT)
 		return rd_fail(r, err, errlen, -EBADMSG,
 			       "offset %llu: unknown block flags 0x%x",
 			       (unsigned long long)boff + 16, flags);
 	if (count > MAX_BLOCK_IDS || bytes > MAX_PAYLOAD || bytes < count ||
 	    bytes > 10ull * count)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: block of window %u: %u page ids in %u bytes is impossible (expected 1 to 10 bytes an id, at most %u ids)",
-			       (unsigned long long)boff, window, count, bytes,
-			       MAX_BLOCK_IDS);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: block of window %u: %u page ids in %u bytes is impossible (expected 1 to 10 bytes an id, at most %u ids)",
+			(unsigned long long)boff, window, count, bytes,
+			MAX_BLOCK_IDS);
 	if (window > MDK_TRACE_MAX_WINDOW)
 		return rd_fail(r, err, errlen, -EBADMSG,
 			       "offset %llu: window %u is above the maximum %u",
@@ -1115,21 +1135,23 @@ static int rd_block(struct mdk_trace_reader *r, char *err, size_t errlen)
 			       MDK_TRACE_MAX_WINDOW);
 	if (flags & BLK_F_CONT) {
 		if (!r->started || window != r->window)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: block continues window %u but the previous block was %s%u",
-				       (unsigned long long)boff, window,
-				       r->started ? "of window " : "none, ",
-				       r->started ? r->window : 0);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: block continues window %u but the previous block was %s%u",
+				(unsigned long long)boff, window,
+				r->started ? "of window " : "none, ",
+				r->started ? r->window : 0);
 	} else if (r->started && window <= r->window) {
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: window %u after window %u: windows out of order (expected a window above %u)",
-			       (unsigned long long)boff, window, r->window,
-			       r->window);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: window %u after window %u: windows out of order (expected a window above %u)",
+			(unsigned long long)boff, window, r->window, r->window);
 	} else if (window - (r->started ? r->window : 0) > MAX_GAP) {
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: window %u after window %u: a gap of more than %u empty windows is taken for corruption",
-			       (unsigned long long)boff, window,
-			       r->started ? r->window : 0, MAX_GAP);
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: window %u after window %u: a gap of more than %u empty windows is taken for corruption",
+			(unsigned long long)boff, window,
+			r->started ? r->window : 0, MAX_GAP);
 	}
 	/* Copy what the checksum covers before rd_get() moves the buffer. */
 	{
@@ -1144,34 +1166,33 @@ static int rd_block(struct mdk_trace_reader *r, char *err, size_t errlen)
 				       (unsigned long long)boff,
 				       strerror((int)-n));
 		if ((uint32_t)n < bytes)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: truncated block of window %u: payload needs %u bytes, file has %zd",
-				       (unsigned long long)boff, window, bytes,
-				       n);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: truncated block of window %u: payload needs %u bytes, file has %zd",
+				(unsigned long long)boff, window, bytes, n);
 		c = crc(crc(0, hc, 20), p, bytes);
 		if (c != stored)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: bad checksum in block of window %u (stored 0x%08x, computed 0x%08x)",
-				       (unsigned long long)boff, window, stored,
-				       c);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: bad checksum in block of window %u (stored 0x%08x, computed 0x%08x)",
+				(unsigned long long)boff, window, stored, c);
 	}
 	if (!(flags & BLK_F_CONT)) {
 		/* A new window: it must be the next the index lists. */
-		if (r->info.indexed &&
-		    (r->next_idx >= r->nidx ||
-		     r->idx[r->next_idx].window != window ||
-		     r->idx[r->next_idx].offset != boff))
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: window %u is not where the index puts its entry %u",
-				       (unsigned long long)boff, window,
-				       r->next_idx);
+		if (r->info.indexed && (r->next_idx >= r->nidx ||
+					r->idx[r->next_idx].window != window ||
+					r->idx[r->next_idx].offset != boff))
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: window %u is not where the index puts its entry %u",
+				(unsigned long long)boff, window, r->next_idx);
 		if (r->info.indexed && r->next_idx &&
 		    r->idx[r->next_idx - 1].count != r->win_count)
-			return rd_fail(r, err, errlen, -EBADMSG,
-				       "offset %llu: window %u has %u page ids, the index says %u",
-				       (unsigned long long)boff, r->window,
-				       r->win_count,
-				       r->idx[r->next_idx - 1].count);
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: window %u has %u page ids, the index says %u",
+				(unsigned long long)boff, r->window,
+				r->win_count, r->idx[r->next_idx - 1].count);
 		r->next_idx++;
 		r->have_last = false;
 		r->win_count = 0;
@@ -1238,8 +1259,8 @@ static bool rd_next_is_cont(struct mdk_trace_reader *r, uint32_t window)
 	       (mdk__get32(h + 16) & BLK_F_CONT) && mdk__get32(h + 4) == window;
 }
 
-int mdk_trace_reader_next(struct mdk_trace_reader *r,
-			  struct mdk_trace_chunk *c, char *err, size_t errlen)
+int mdk_trace_reader_next(struct mdk_trace_reader *r, struct mdk_trace_chunk *c,
+			  char *err, size_t errlen)
 {
 	int ret;
 

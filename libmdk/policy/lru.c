@@ -19,9 +19,9 @@
 #include "../internal.h"
 
 struct lru {
-	uint32_t *pos;	    /* page -> slot of its last reference (0: none) */
+	uint32_t *pos; /* page -> slot of its last reference (0: none) */
 	size_t poscap;
-	uint32_t *fen;	    /* Fenwick tree over slots 1..cap */
+	uint32_t *fen; /* Fenwick tree over slots 1..cap */
 	uint32_t *slotpage; /* slot -> page + 1 (0: free) */
 	uint32_t cap, now, live;
 	uint64_t *hist; /* hist[d]: references at stack distance d */
@@ -139,7 +139,8 @@ static int lru_refs(void *state, const uint32_t *pages, size_t n)
 		t = ++l->now;
 		old = l->pos[pg];
 		if (old) {
-			uint64_t d = (uint64_t)(l->live - fen_sum(l->fen, old)) + 1;
+			uint64_t d =
+				(uint64_t)(l->live - fen_sum(l->fen, old)) + 1;
 
 			if (d >= l->histcap) {
 				size_t oc = l->histcap;
@@ -164,8 +165,7 @@ static int lru_refs(void *state, const uint32_t *pages, size_t n)
 	return 0;
 }
 
-static int lru_misses(void *state, const struct mdk_policy *p,
-		      uint64_t *misses)
+static int lru_misses(void *state, const struct mdk_policy *p, uint64_t *misses)
 {
 	struct lru *l = state;
 	const struct mdk_grid *k = &p->grid[0];

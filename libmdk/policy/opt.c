@@ -138,8 +138,7 @@ static uint64_t opt_run(const struct opt *o, const uint32_t *next,
 	return misses;
 }
 
-static int opt_misses(void *state, const struct mdk_policy *p,
-		      uint64_t *misses)
+static int opt_misses(void *state, const struct mdk_policy *p, uint64_t *misses)
 {
 	const struct mdk_grid *k = &p->grid[0];
 	struct opt *o = state;

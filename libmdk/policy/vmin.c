@@ -36,8 +36,8 @@ static void vmin_saved(const struct mdk_gen *g, const uint64_t *Gc,
 	size_t j;
 
 	for (j = 0; j < g->ggrid->n; j++)
-		saved[j] += Gs[mdk__S(g, 0, (uint32_t)j + 1)] +
-			    Ts[mdk__S(g, 0, 0)];
+		saved[j] +=
+			Gs[mdk__S(g, 0, (uint32_t)j + 1)] + Ts[mdk__S(g, 0, 0)];
 }
 
 const struct mdk_policy_ops mdk_policy_vmin = {

@@ -117,7 +117,8 @@ static int cmd_floor(int argc, char **argv)
 				last = realloc(last, ncap * sizeof(*last));
 				if (!last)
 					return die("out of memory");
-				memset(last + cap, 0, (ncap - cap) * sizeof(*last));
+				memset(last + cap, 0,
+				       (ncap - cap) * sizeof(*last));
 				cap = ncap;
 			}
 			/* What every generator needs: the gap, then the update. */

@@ -40,7 +40,8 @@ static void repair(uint8_t *b, size_t n)
 		return;
 	dlen = b[40] | (b[41] << 8);
 	if (48 + dlen <= n)
-		put32(b + 44, (uint32_t)crc32(crc32(0, b, 44), b + 48, (uInt)dlen));
+		put32(b + 44,
+		      (uint32_t)crc32(crc32(0, b, 44), b + 48, (uInt)dlen));
 	off = (48 + dlen + 7) & ~(size_t)7;
 	while (off + 24 <= n && get32(b + off) == 0x424b444d) {
 		size_t bytes = get32(b + off + 12);
@@ -56,7 +57,8 @@ static void repair(uint8_t *b, size_t n)
 
 		if (ents <= (n - off - 8) / 16 && off + 12 + ents * 16 <= n)
 			put32(b + off + 8 + ents * 16,
-			      (uint32_t)crc32(0, b + off, (uInt)(8 + ents * 16)));
+			      (uint32_t)crc32(0, b + off,
+					      (uInt)(8 + ents * 16)));
 	}
 	if (n >= 32 && get32(b + n - 32) == 0x454b444d)
 		put32(b + n - 4, (uint32_t)crc32(0, b + n - 32, 28));

@@ -140,7 +140,8 @@ static inline struct tt *tt_synth(uint64_t seed, uint32_t W, size_t P,
 		uint64_t *pw = NULL;
 		size_t npw = 0, pwcap = 0;
 
-		while (mdk_synth_next(s, &win, &ids, &n, err, sizeof(err)) > 0) {
+		while (mdk_synth_next(s, &win, &ids, &n, err, sizeof(err)) >
+		       0) {
 			for (i = 0; i < n; i++) {
 				if (npw + 2 > pwcap) {
 					pwcap = pwcap ? pwcap * 2 : 4096;
@@ -332,12 +333,11 @@ static int bf_cmp_double(const void *a, const void *b)
  * makes it absent from a + d + 1 until its next access, which promotes it.
  */
 static inline void bf_point(const struct tt *t, const char *name,
-			    const uint64_t *v, bool paper,
-			    struct mdk_point *pt)
+			    const uint64_t *v, bool paper, struct mdk_point *pt)
 {
 	uint32_t W = t->W, w;
 	size_t P = t->P, p;
-	uint8_t *absent = calloc(P * W + 1, 1);	  /* absent[p * W + w] */
+	uint8_t *absent = calloc(P * W + 1, 1); /* absent[p * W + w] */
 	uint64_t *prom = calloc(W + 1, sizeof(*prom));
 	uint64_t *U = calloc(W + 1, sizeof(*U));
 	double *rates = calloc(W + 1, sizeof(*rates));
@@ -404,23 +404,41 @@ static inline void bf_point(const struct tt *t, const char *name,
 					last = w;
 					/* Decide this interval's wait d. */
 					{
-						uint64_t r = prev >= 0
-								     ? (uint64_t)(last - prev)
-								     : 0;
+						uint64_t r =
+							prev >= 0 ?
+								(uint64_t)(last -
+									   prev) :
+								0;
 						int64_t d = -1, n;
 
 						for (n = w + 1; n < W; n++)
-							if (tt_get(t, p, (uint32_t)n))
+							if (tt_get(t, p,
+								   (uint32_t)n))
 								break;
 						if (!strcmp(name, "age"))
 							d = (int64_t)v[0];
 						else if (!strcmp(name, "vmin"))
-							d = (n == W || (uint64_t)(n - w - 1) >= v[0]) ? 0 : -1;
+							d = (n == W ||
+							     (uint64_t)(n - w -
+									1) >=
+								     v[0]) ?
+								    0 :
+								    -1;
 						else if (!strcmp(name, "paw"))
-							d = (prev >= 0 && r > v[0]) ? (int64_t)v[1] : -1;
+							d = (prev >= 0 &&
+							     r > v[0]) ?
+								    (int64_t)
+									    v[1] :
+								    -1;
 						else if (!strcmp(name, "pace"))
-							d = (prev >= 0 && r > v[0]) ? 0 : (int64_t)v[1];
-						reclaim_at = d < 0 ? -1 : (int64_t)w + d;
+							d = (prev >= 0 &&
+							     r > v[0]) ?
+								    0 :
+								    (int64_t)
+									    v[1];
+						reclaim_at =
+							d < 0 ? -1 :
+								(int64_t)w + d;
 					}
 				}
 				if (res && last >= 0)

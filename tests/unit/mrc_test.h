@@ -101,7 +101,8 @@ static inline size_t mrc_of(const char *spec, const uint64_t *r, size_t n,
 		ck_assert(!mdk_mrc_add(m, r + i, k, err, sizeof(err)));
 		i += k;
 	}
-	ck_assert_msg(!mdk_mrc_result(m, pts, &np, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!mdk_mrc_result(m, pts, &np, err, sizeof(err)), "%s",
+		      err);
 	ck_assert_uint_eq(mdk_mrc_references(m), n);
 	mdk_mrc_free(m);
 	mdk_policy_free(p);

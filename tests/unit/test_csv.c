@@ -87,7 +87,8 @@ START_TEST(test_csv_import_export)
 					   "2,16\n"
 					   "5,18446744073709551615\n");
 	/* Export then import is the identity. */
-	ck_assert(!mdk_trace_import_csv(p.out, p.trace, NULL, err, sizeof(err)));
+	ck_assert(
+		!mdk_trace_import_csv(p.out, p.trace, NULL, err, sizeof(err)));
 	export_to(p.trace, p.csv);
 	ck_assert_str_eq(read_text(p.csv), read_text(p.out));
 	paths_clean(&p);
@@ -97,16 +98,20 @@ END_TEST
 START_TEST(test_csv_malformed)
 {
 	static const char *const bad[][2] = {
-		{ "0,1\n1,x\n", "in.csv:2: expected 'window,page' (two unsigned integers), got '1,x'" },
+		{ "0,1\n1,x\n",
+		  "in.csv:2: expected 'window,page' (two unsigned integers), got '1,x'" },
 		{ "0,1\n7\n", "in.csv:2: expected 'window,page'" },
 		{ "window,page\n0,1,2\n", "in.csv:2: expected 'window,page'" },
 		{ "0,1\n-1,2\n", "in.csv:2: expected" },
 		{ "0,1\n1,99999999999999999999\n", "in.csv:2: expected" },
 		{ "0,1\n0x,1\n", "in.csv:2: expected" },
-		{ "5,1\n5,2\n2,3\n", "in.csv:3: window 2 after window 5: windows must be non-decreasing" },
-		{ "4294967295,1\n", "in.csv:1: window 4294967295 is above the maximum" },
+		{ "5,1\n5,2\n2,3\n",
+		  "in.csv:3: window 2 after window 5: windows must be non-decreasing" },
+		{ "4294967295,1\n",
+		  "in.csv:1: window 4294967295 is above the maximum" },
 		{ "0,1\nheader,again\n", "in.csv:2: expected" },
-		{ "0,1\n2000000,1\n", "in.csv:2: window 2000000 after window 0: more than 1048576 empty windows" },
+		{ "0,1\n2000000,1\n",
+		  "in.csv:2: window 2000000 after window 0: more than 1048576 empty windows" },
 	};
 	struct paths p;
 	char err[512];
@@ -162,7 +167,8 @@ START_TEST(test_csv_reader_order)
 	mdk_csv_reader_close(c);
 	/* An empty list is a trace of no windows. */
 	write_file(p.csv, "window,page\n");
-	ck_assert(!mdk_trace_import_csv(p.csv, p.trace, NULL, err, sizeof(err)));
+	ck_assert(
+		!mdk_trace_import_csv(p.csv, p.trace, NULL, err, sizeof(err)));
 	export_to(p.trace, p.out);
 	ck_assert_str_eq(read_text(p.out), "window,page\n");
 	paths_clean(&p);

@@ -16,13 +16,16 @@ START_TEST(test_interval_stream)
 	char err[256];
 
 	ck_assert(!mdk_stream_new(0, &s));
-	ck_assert(!mdk_stream_feed(s, 0, w0, 1, st, ru, &first, err, sizeof(err)));
+	ck_assert(!mdk_stream_feed(s, 0, w0, 1, st, ru, &first, err,
+				   sizeof(err)));
 	ck_assert(st[0] == MDK_NONE && ru[0] == 0 && first == 1);
-	ck_assert(!mdk_stream_feed(s, 1, w1, 2, st, ru, &first, err, sizeof(err)));
-	ck_assert(st[0] == 0 && ru[0] == 0);	 /* closes (0, 1), after a first */
+	ck_assert(!mdk_stream_feed(s, 1, w1, 2, st, ru, &first, err,
+				   sizeof(err)));
+	ck_assert(st[0] == 0 && ru[0] == 0); /* closes (0, 1), after a first */
 	ck_assert(st[1] == MDK_NONE && first == 2);
-	ck_assert(!mdk_stream_feed(s, 4, w4, 3, st, ru, &first, err, sizeof(err)));
-	ck_assert(st[0] == 1 && ru[0] == 1);	 /* closes (1, 4), prior reuse 1 */
+	ck_assert(!mdk_stream_feed(s, 4, w4, 3, st, ru, &first, err,
+				   sizeof(err)));
+	ck_assert(st[0] == 1 && ru[0] == 1); /* closes (1, 4), prior reuse 1 */
 	ck_assert(st[1] == 1 && ru[1] == 0);
 	ck_assert(st[2] == MDK_NONE && first == 3);
 	ck_assert(!mdk_stream_open(s, 0, &a, &r));
@@ -42,7 +45,8 @@ START_TEST(test_interval_stream)
 	ck_assert_int_eq(mdk_stream_feed(s, 4, w0, 1, st, ru, &first, err,
 					 sizeof(err)),
 			 -EINVAL);
-	ck_assert_msg(strstr(err, "page 0 accessed twice in window 4"), "%s", err);
+	ck_assert_msg(strstr(err, "page 0 accessed twice in window 4"), "%s",
+		      err);
 	mdk_stream_free(s);
 }
 END_TEST

@@ -43,11 +43,14 @@ START_TEST(test_mpc_opp_within_rate)
 			mdk_policy_setting(p, k, &set);
 			ck_assert(!mdk_sim_new(p, k, 0, &s, err, sizeof(err)));
 			for (w = 0; w < t->W; w++)
-				ck_assert(!mdk_sim_add(s, w, pg, tt_window(t, w, pg),
-						       err, sizeof(err)));
-			ck_assert(!mdk_sim_finish(s, t->W, &pt, err, sizeof(err)));
-			ck_assert_msg(pt.max_rate <= set.p1, "rho %g: max rate %g",
-				      set.p1, pt.max_rate);
+				ck_assert(!mdk_sim_add(s, w, pg,
+						       tt_window(t, w, pg), err,
+						       sizeof(err)));
+			ck_assert(!mdk_sim_finish(s, t->W, &pt, err,
+						  sizeof(err)));
+			ck_assert_msg(pt.max_rate <= set.p1,
+				      "rho %g: max rate %g", set.p1,
+				      pt.max_rate);
 			/* In integers: promotions(w) <= rho_ppm U(w) / 10^6. */
 			for (w = 0; !mdk_sim_window(s, w, &sw); w++)
 				ck_assert(sw.promotions * 1000000 <=
@@ -64,14 +67,18 @@ END_TEST
 START_TEST(test_mpc_opp_dominates)
 {
 	static const char *const others[] = {
-		"age", "vmin", "paw", "paw:wait=0/1/4", "pace:P=0-20:2,A=0-20:2",
+		"age",
+		"vmin",
+		"paw",
+		"paw:wait=0/1/4",
+		"pace:P=0-20:2,A=0-20:2",
 	};
 	int i;
 
 	for (i = 0; i < 6; i++) {
 		struct tt *t = some_trace(i);
-		struct mdk_policy *opp = tt_policy("opp:rho=0-0.2:0.005/0.3/0.5/1",
-						   t->W);
+		struct mdk_policy *opp =
+			tt_policy("opp:rho=0-0.2:0.005/0.3/0.5/1", t->W);
 		struct mdk_point *o;
 		size_t no = tt_mpc(t, opp, 0, &o), k, j, q;
 		size_t checked = 0;
@@ -86,13 +93,14 @@ START_TEST(test_mpc_opp_dominates)
 					if (x[q].max_rate > o[j].p1)
 						continue;
 					checked++;
-					ck_assert_msg(o[j].saved >= x[q].saved,
-						      "trace %d: opp(%g) saves %llu < %s p1=%g p2=%g: %llu at max rate %g",
-						      i, o[j].p1,
-						      (unsigned long long)o[j].saved,
-						      x[q].policy, x[q].p1, x[q].p2,
-						      (unsigned long long)x[q].saved,
-						      x[q].max_rate);
+					ck_assert_msg(
+						o[j].saved >= x[q].saved,
+						"trace %d: opp(%g) saves %llu < %s p1=%g p2=%g: %llu at max rate %g",
+						i, o[j].p1,
+						(unsigned long long)o[j].saved,
+						x[q].policy, x[q].p1, x[q].p2,
+						(unsigned long long)x[q].saved,
+						x[q].max_rate);
 				}
 			free(x);
 			mdk_policy_free(p);
@@ -154,8 +162,8 @@ START_TEST(test_mpc_run_matches_live)
 		tt_write(t, path, sizeof(path));
 		ck_assert(!mdk_policy_parse_list(lists[l], &pols, &np, err,
 						 sizeof(err)));
-		ck_assert_msg(!mdk_mpc_run(path, pols, np, MDK_SAVINGS_PAPER, pts,
-					   npts, err, sizeof(err)),
+		ck_assert_msg(!mdk_mpc_run(path, pols, np, MDK_SAVINGS_PAPER,
+					   pts, npts, err, sizeof(err)),
 			      "%s", err);
 		for (i = 0; i < np; i++) {
 			struct mdk_point *live;
@@ -260,12 +268,13 @@ static void check_sliding(const struct tt *t, const char *spec, uint32_t H)
 				iv.start = v;
 				iv.reuse = r;
 				iv.end = nx <= hi - 1 ? nx : MDK_NONE;
-				ck_assert_msg(!mdk_mpc_add_interval(g, &iv, -1, err,
-								    sizeof(err)),
-					      "%s", err);
+				ck_assert_msg(
+					!mdk_mpc_add_interval(g, &iv, -1, err,
+							      sizeof(err)),
+					"%s", err);
 				if (nx <= hi - 1)
-					ck_assert(!mdk_mpc_add_window(g, nx, 0, 1, err,
-								      sizeof(err)));
+					ck_assert(!mdk_mpc_add_window(
+						g, nx, 0, 1, err, sizeof(err)));
 			}
 			ck_assert(!mdk_mpc_add_window(g, v, -U, -U, err,
 						      sizeof(err)));
@@ -291,14 +300,15 @@ static void check_sliding(const struct tt *t, const char *spec, uint32_t H)
 					st[k2] = MDK_NONE;
 					ru[k2] = pr == MDK_NONE ? 0 : w - pr;
 				} else {
-					uint32_t pp = prev_access(t, pg[k2], pr);
+					uint32_t pp =
+						prev_access(t, pg[k2], pr);
 
 					st[k2] = pr;
 					ru[k2] = pp == MDK_NONE ? 0 : pr - pp;
 				}
 			}
-			ck_assert_msg(!mdk_mpc_add_accesses(ref, w, st, ru, m, err,
-							    sizeof(err)),
+			ck_assert_msg(!mdk_mpc_add_accesses(ref, w, st, ru, m,
+							    err, sizeof(err)),
 				      "%s", err);
 		}
 		nb = mdk_mpc_eval(ref, lo, hi, 0, &b, err, sizeof(err));
@@ -306,8 +316,8 @@ static void check_sliding(const struct tt *t, const char *spec, uint32_t H)
 		for (k = 0; k < na; k++) {
 			char what[96];
 
-			snprintf(what, sizeof(what), "%s H=%u [%u,%u] #%ld", spec,
-				 H, lo, hi, k);
+			snprintf(what, sizeof(what), "%s H=%u [%u,%u] #%ld",
+				 spec, H, lo, hi, k);
 			check_same(&a[k], &b[k], what);
 		}
 		free(a);
@@ -325,7 +335,11 @@ static void check_sliding(const struct tt *t, const char *spec, uint32_t H)
 START_TEST(test_mpc_sliding_horizon)
 {
 	static const char *const specs[] = {
-		"age", "vmin", "paw:P=0-8,wait=0/1/2/3", "pace:P=0-8,A=0-8", "opp",
+		"age",
+		"vmin",
+		"paw:P=0-8,wait=0/1/2/3",
+		"pace:P=0-8,A=0-8",
+		"opp",
 		"age:T=2/5",
 	};
 	struct tt *t = tt_random(77, 30, 40), *t2 = tt_synth(5, 26, 300, NULL);
@@ -350,7 +364,8 @@ START_TEST(test_mpc_errors)
 	char err[256];
 
 	ck_assert(!mdk_policy_new("lru", &lru, err, sizeof(err)));
-	ck_assert_int_eq(mdk_mpc_new(lru, 4, &m, err, sizeof(err)), -EOPNOTSUPP);
+	ck_assert_int_eq(mdk_mpc_new(lru, 4, &m, err, sizeof(err)),
+			 -EOPNOTSUPP);
 	ck_assert_msg(strstr(err, "mdkctl mrc"), "%s", err);
 	ck_assert_int_eq(mdk_mpc_new(p, 0, &m, err, sizeof(err)), -EINVAL);
 	ck_assert(!mdk_mpc_new(p, 4, &m, err, sizeof(err)));
@@ -360,7 +375,8 @@ START_TEST(test_mpc_errors)
 	ck_assert_int_eq(mdk_mpc_add_interval(m, &iv, 2, err, sizeof(err)),
 			 -EINVAL);
 	/* Window 4 would reuse window 0's slot, which still holds it. */
-	ck_assert_int_eq(mdk_mpc_add_accesses(m, 4, st, ru, 1, err, sizeof(err)),
+	ck_assert_int_eq(mdk_mpc_add_accesses(m, 4, st, ru, 1, err,
+					      sizeof(err)),
 			 -EBUSY);
 	ck_assert_msg(strstr(err, "window 0 still holds events"), "%s", err);
 	ck_assert_int_eq(mdk_mpc_eval(m, 0, 5, 0, &pts, err, sizeof(err)),

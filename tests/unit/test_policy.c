@@ -19,7 +19,7 @@ static struct mdk_policy *parse(const char *spec)
 START_TEST(test_policy_registry)
 {
 	static const char *const names[] = { "age", "vmin", "paw", "pace",
-					     "opp", "lru", "opt" };
+					     "opp", "lru",  "opt" };
 	size_t i;
 
 	ck_assert_uint_eq(mdk_policy_count(), MDK_ARRAY(names));
@@ -154,8 +154,9 @@ START_TEST(test_policy_lists)
 	ck_assert_int_eq(mdk_policy_parse_list("age,nope", &v, &n, err,
 					       sizeof(err)),
 			 -ENOENT);
-	ck_assert_msg(strstr(err, "unknown policy 'nope' (expected one of age, vmin"),
-		      "%s", err);
+	ck_assert_msg(
+		strstr(err, "unknown policy 'nope' (expected one of age, vmin"),
+		"%s", err);
 }
 END_TEST
 
@@ -173,11 +174,15 @@ START_TEST(test_policy_errors)
 		{ "age:T=1-9:0", -EINVAL, "bad value" },
 		{ "age:T=3:2", -EINVAL, "bad value" },
 		{ "age:T=1/", -EINVAL, "bad value ''" },
-		{ "age:T=99999999999", -EINVAL, "out of range (expected 1 to 4294967294)" },
+		{ "age:T=99999999999", -EINVAL,
+		  "out of range (expected 1 to 4294967294)" },
 		{ "age:T=1-2000000", -E2BIG, "more than 1000000 values" },
-		{ "opp:rho=-0.1", -EINVAL, "expected a fraction such as 0.01 or 1%" },
-		{ "opp:rho=1.5", -EINVAL, "rho=1.5 is out of range (expected 0 to 1)" },
-		{ "paw:P=1,x=2", -EINVAL, "unknown parameter 'x' (expected P, wait)" },
+		{ "opp:rho=-0.1", -EINVAL,
+		  "expected a fraction such as 0.01 or 1%" },
+		{ "opp:rho=1.5", -EINVAL,
+		  "rho=1.5 is out of range (expected 0 to 1)" },
+		{ "paw:P=1,x=2", -EINVAL,
+		  "unknown parameter 'x' (expected P, wait)" },
 		{ "lru:k=0", -EINVAL, "out of range" },
 		{ "lru:k=5Q", -EINVAL, "expected a number of pages" },
 	};
@@ -187,8 +192,8 @@ START_TEST(test_policy_errors)
 
 	for (i = 0; i < MDK_ARRAY(bad); i++) {
 		err[0] = 0;
-		ck_assert_msg(mdk_policy_new(bad[i].spec, &p, err, sizeof(err)) ==
-				      bad[i].ret,
+		ck_assert_msg(mdk_policy_new(bad[i].spec, &p, err,
+					     sizeof(err)) == bad[i].ret,
 			      "%s", bad[i].spec);
 		ck_assert_msg(strstr(err, bad[i].msg), "%s: '%s'", bad[i].spec,
 			      err);

@@ -18,10 +18,12 @@ START_TEST(test_age_curve_random)
 	for (i = 0; i < MDK_ARRAY(Ws); i++)
 		for (j = 0; j < MDK_ARRAY(Ps); j++)
 			for (k = 0; k < MDK_ARRAY(specs); k++) {
-				struct tt *t = tt_random(i * 31 + j * 7 + k + 1, Ws[i], Ps[j]);
+				struct tt *t = tt_random(i * 31 + j * 7 + k + 1,
+							 Ws[i], Ps[j]);
 
 				check_curve(t, specs[k], 0, true);
-				check_curve(t, specs[k], MDK_SAVINGS_PAPER, true);
+				check_curve(t, specs[k], MDK_SAVINGS_PAPER,
+					    true);
 				tt_free(t);
 			}
 }
@@ -41,8 +43,8 @@ START_TEST(test_age_curve_synthetic)
 }
 END_TEST
 
-static void check_file_point(const char *path, const char *spec,
-			     uint64_t prom, uint64_t saved)
+static void check_file_point(const char *path, const char *spec, uint64_t prom,
+			     uint64_t saved)
 {
 	struct mdk_policy *p;
 	struct mdk_point pt, *pts;
@@ -50,13 +52,15 @@ static void check_file_point(const char *path, const char *spec,
 	char err[256];
 
 	ck_assert_int_eq(mdk_policy_new(spec, &p, err, sizeof(err)), 0);
-	ck_assert_msg(!mdk_simulate(path, p, 0, 0, &pt, err, sizeof(err)), "%s", err);
-	ck_assert_msg(!mdk_mpc_run(path, &p, 1, 0, &pts, &n, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!mdk_simulate(path, p, 0, 0, &pt, err, sizeof(err)), "%s",
+		      err);
+	ck_assert_msg(!mdk_mpc_run(path, &p, 1, 0, &pts, &n, err, sizeof(err)),
+		      "%s", err);
 	ck_assert_uint_eq(n, 1);
 	check_same(&pts[0], &pt, spec);
 	ck_assert_msg(pt.promotions == prom && pt.saved == saved,
-		      "%s: %llu promotions, %llu saved (pinned %llu, %llu)", spec,
-		      (unsigned long long)pt.promotions,
+		      "%s: %llu promotions, %llu saved (pinned %llu, %llu)",
+		      spec, (unsigned long long)pt.promotions,
 		      (unsigned long long)pt.saved, (unsigned long long)prom,
 		      (unsigned long long)saved);
 	free(pts);
@@ -85,7 +89,8 @@ START_TEST(test_age_golden_example)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	fixture("mdk/example/trace.csv", csv, sizeof(csv));
-	ck_assert_msg(!mdk_trace_import_csv(csv, path, NULL, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!mdk_trace_import_csv(csv, path, NULL, err, sizeof(err)),
+		      "%s", err);
 	check_file_point(path, "age:T=2", 4, 6);
 	check_file_point(path, "age:T=1", 7, 12);
 	unlink(path);
@@ -105,9 +110,12 @@ START_TEST(test_age_bad_params)
 
 	for (i = 0; i < MDK_ARRAY(specs); i++) {
 		err[0] = 0;
-		ck_assert_int_eq(mdk_policy_new(specs[i][0], &p, err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(mdk_policy_new(specs[i][0], &p, err,
+						sizeof(err)),
+				 -EINVAL);
 		ck_assert_msg(strstr(err, specs[i][1]) && strstr(err, "age"),
-			      "%s: message '%s' lacks '%s'", specs[i][0], err, specs[i][1]);
+			      "%s: message '%s' lacks '%s'", specs[i][0], err,
+			      specs[i][1]);
 	}
 }
 END_TEST

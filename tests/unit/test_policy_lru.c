@@ -23,14 +23,16 @@ START_TEST(test_lru_brute_force)
 			n = mrc_of(spec, r, Ns[a], &pts);
 			ck_assert_uint_eq(n, Ps[b] + 2);
 			for (i = 0; i < n; i++) {
-				uint64_t want = brute_lru(r, Ns[a], pts[i].size);
+				uint64_t want =
+					brute_lru(r, Ns[a], pts[i].size);
 
-				ck_assert_msg(pts[i].misses == want,
-					      "N=%zu pages=%zu k=%llu: %llu misses, brute force %llu",
-					      Ns[a], Ps[b],
-					      (unsigned long long)pts[i].size,
-					      (unsigned long long)pts[i].misses,
-					      (unsigned long long)want);
+				ck_assert_msg(
+					pts[i].misses == want,
+					"N=%zu pages=%zu k=%llu: %llu misses, brute force %llu",
+					Ns[a], Ps[b],
+					(unsigned long long)pts[i].size,
+					(unsigned long long)pts[i].misses,
+					(unsigned long long)want);
 				ck_assert(pts[i].miss_ratio ==
 					  (double)want / (double)Ns[a]);
 				ck_assert_str_eq(pts[i].policy, "lru");
@@ -52,9 +54,9 @@ START_TEST(test_lru_long_string)
 	np = mrc_of("lru:k=1/7/64/500/4999/5000/6000", r, n, &pts);
 	ck_assert_uint_eq(np, 7);
 	for (i = 0; i < np; i++) {
-		uint64_t want = pts[i].size >= 500 && !strcmp("lru", "opt")
-					? 0
-					: brute_lru(r, n, pts[i].size);
+		uint64_t want = pts[i].size >= 500 && !strcmp("lru", "opt") ?
+					0 :
+					brute_lru(r, n, pts[i].size);
 
 		if (!want)
 			continue; /* brute-force OPT is too slow for large k */
@@ -84,7 +86,8 @@ END_TEST
 /* mdk_mrc_run(): a CSV's rows, or a trace's ids, in file order. */
 START_TEST(test_lru_files)
 {
-	static const char csv[] = "window,page\n0,1\n0,2\n0,3\n1,1\n1,4\n2,2\n2,1\n";
+	static const char csv[] =
+		"window,page\n0,1\n0,2\n0,3\n1,1\n1,4\n2,2\n2,1\n";
 	static const uint64_t ref[] = { 1, 2, 3, 1, 4, 2, 1 };
 	char path[] = "/tmp/mdk-mrc-XXXXXX", tpath[64], err[256];
 	struct mdk_mrc_point *pts;
@@ -94,7 +97,8 @@ START_TEST(test_lru_files)
 	int fd = mkstemp(path);
 
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, csv, sizeof(csv) - 1), (ssize_t)sizeof(csv) - 1);
+	ck_assert_int_eq(write(fd, csv, sizeof(csv) - 1),
+			 (ssize_t)sizeof(csv) - 1);
 	close(fd);
 	ck_assert(!mdk_policy_new("lru:k=1-4", &p, err, sizeof(err)));
 	ck_assert_msg(!mdk_mrc_run(path, &p, 1, &pts, &n, &refs, &pages, err,
@@ -113,7 +117,8 @@ START_TEST(test_lru_files)
 		static const uint64_t sorted[] = { 1, 2, 3, 1, 4, 1, 2 };
 
 		for (i = 0; i < n; i++)
-			ck_assert_uint_eq(pts[i].misses, brute_lru(sorted, 7, i + 1));
+			ck_assert_uint_eq(pts[i].misses,
+					  brute_lru(sorted, 7, i + 1));
 	}
 	free(pts);
 	/* A bad CSV line is reported with its line. */

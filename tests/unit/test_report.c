@@ -44,21 +44,32 @@ static void json_doc(FILE *f)
 
 START_TEST(test_report_json)
 {
-	ck_assert_str_eq(capture(json_doc),
-			 "{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"u\":18446744073709551615,"
-			 "\"d\":0.25,\"nan\":null,\"a\":[-3,true,null,{}]}\n");
+	ck_assert_str_eq(
+		capture(json_doc),
+		"{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"u\":18446744073709551615,"
+		"\"d\":0.25,\"nan\":null,\"a\":[-3,true,null,{}]}\n");
 }
 END_TEST
 
 static void csv_rows(FILE *f)
 {
-	struct mdk_point a = { .policy = "paw", .p1 = 3, .p2 = 2, .has_p2 = true,
-			       .max_rate = 0.5, .mean_rate = 0.125,
-			       .p99_rate = 0.25, .savings = 0.1, .promotions = 7 };
-	struct mdk_point b = { .policy = "opp", .p1 = 0.001, .max_rate = 0.001,
-			       .savings = 1.0 / 3, .promotions = 1 };
-	struct mdk_mrc_point m = { .policy = "lru", .size = 64, .misses = 10,
-				   .miss_ratio = 0.5 };
+	struct mdk_point a = { .policy = "paw",
+			       .p1 = 3,
+			       .p2 = 2,
+			       .has_p2 = true,
+			       .max_rate = 0.5,
+			       .mean_rate = 0.125,
+			       .p99_rate = 0.25,
+			       .savings = 0.1,
+			       .promotions = 7 };
+	struct mdk_point b = { .policy = "opp",
+			       .p1 = 0.001,
+			       .max_rate = 0.001,
+			       .savings = 1.0 / 3,
+			       .promotions = 1 };
+	struct mdk_mrc_point m = {
+		.policy = "lru", .size = 64, .misses = 10, .miss_ratio = 0.5
+	};
 
 	fputs(MDKD_MPC_CSV_HEADER "\n", f);
 	mdkd_point_csv(f, &a);
@@ -69,15 +80,18 @@ static void csv_rows(FILE *f)
 
 START_TEST(test_report_csv)
 {
-	struct mdk_point p = { .policy = "pace", .p1 = 4, .p2 = 9, .has_p2 = true };
+	struct mdk_point p = {
+		.policy = "pace", .p1 = 4, .p2 = 9, .has_p2 = true
+	};
 	char set[64];
 
-	ck_assert_str_eq(capture(csv_rows),
-			 "policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions\n"
-			 "paw,3,2,0.5,0.125,0.25,0.1,7\n"
-			 "opp,0.001,,0.001,0,0,0.3333333333,1\n"
-			 "policy,size,misses,miss_ratio\n"
-			 "lru,64,10,0.5\n");
+	ck_assert_str_eq(
+		capture(csv_rows),
+		"policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions\n"
+		"paw,3,2,0.5,0.125,0.25,0.1,7\n"
+		"opp,0.001,,0.001,0,0,0.3333333333,1\n"
+		"policy,size,misses,miss_ratio\n"
+		"lru,64,10,0.5\n");
 	mdkd_point_setting(&p, set, sizeof(set));
 	ck_assert_str_eq(set, "pace:P=4,A=9");
 }
@@ -109,7 +123,8 @@ START_TEST(test_report_plot)
 		{ .policy = "age", .max_rate = 0.04, .savings = 0.35 },
 	};
 	struct mdkd_curve c[2] = { { "age", pts, 3 }, { "opp", pts, 2 } };
-	char dir[] = "/tmp/mdk-plot-XXXXXX", svg[64], png[64], bad[64], err[256];
+	char dir[] = "/tmp/mdk-plot-XXXXXX", svg[64], png[64], bad[64],
+	     err[256];
 	struct stat st;
 	char head[8] = { 0 };
 	FILE *f;
@@ -131,7 +146,8 @@ START_TEST(test_report_plot)
 	ck_assert(!memcmp(head, "\x89PNG", 4));
 	ck_assert_int_eq(mdkd_plot_mpc(bad, "t", c, 2, -1, err, sizeof(err)),
 			 -EINVAL);
-	ck_assert_msg(strstr(err, "expected a plot file ending in .svg or .png"),
+	ck_assert_msg(strstr(err,
+			     "expected a plot file ending in .svg or .png"),
 		      "%s", err);
 	unlink(svg);
 	unlink(png);

@@ -10,7 +10,9 @@
 static uint64_t digest(uint64_t pages, uint32_t W, uint64_t seed,
 		       const char *spec, uint64_t *records)
 {
-	struct mdk_synth_opts o = { .pages = pages, .windows = W, .seed = seed };
+	struct mdk_synth_opts o = { .pages = pages,
+				    .windows = W,
+				    .seed = seed };
 	struct mdk_synth *s;
 	const uint64_t *ids;
 	uint64_t h = 0;
@@ -21,7 +23,8 @@ static uint64_t digest(uint64_t pages, uint32_t W, uint64_t seed,
 	*records = 0;
 	ck_assert(!mdk_synth_new(&o, &s, err, sizeof(err)));
 	if (spec)
-		ck_assert_msg(!mdk_synth_add(s, spec, err, sizeof(err)), "%s", err);
+		ck_assert_msg(!mdk_synth_add(s, spec, err, sizeof(err)), "%s",
+			      err);
 	while (mdk_synth_next(s, &w, &ids, &n, err, sizeof(err)) > 0) {
 		ck_assert_uint_eq(w, expect++);
 		for (i = 0; i < n; i++) {
@@ -43,7 +46,8 @@ START_TEST(test_synth_deterministic)
 	ck_assert_uint_eq(digest(5000, 30, 1, NULL, &r1),
 			  digest(5000, 30, 1, NULL, &r2));
 	ck_assert_uint_eq(r1, r2);
-	ck_assert_uint_ne(digest(5000, 30, 2, NULL, &r3), digest(5000, 30, 1, NULL, &r1));
+	ck_assert_uint_ne(digest(5000, 30, 2, NULL, &r3),
+			  digest(5000, 30, 1, NULL, &r1));
 	ck_assert_uint_gt(r1, 0);
 }
 END_TEST
@@ -91,7 +95,8 @@ START_TEST(test_synth_errors)
 	for (i = 0; i < MDK_ARRAY(bad); i++) {
 		ck_assert_int_eq(mdk_synth_add(s, bad[i][0], err, sizeof(err)),
 				 -EINVAL);
-		ck_assert_msg(strstr(err, bad[i][1]), "%s: '%s'", bad[i][0], err);
+		ck_assert_msg(strstr(err, bad[i][1]), "%s: '%s'", bad[i][0],
+			      err);
 	}
 	ck_assert(!mdk_synth_add(s, "zipf:share=0.7", err, sizeof(err)));
 	ck_assert(!mdk_synth_add(s, "scan:share=0.6", err, sizeof(err)));

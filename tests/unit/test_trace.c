@@ -56,9 +56,9 @@ static void ref_make(struct ref *r, uint64_t seed)
 	memset(r, 0, sizeof(*r));
 	r->W = 40;
 	for (w = 0; w < r->W; w++) {
-		size_t n = w == 7 ? MDK_TRACE_BLOCK_IDS * 2 + 17
-			 : w % 9 == 4 ? 0
-				     : tt_rand(&s) % 300;
+		size_t n = w == 7     ? MDK_TRACE_BLOCK_IDS * 2 + 17 :
+			   w % 9 == 4 ? 0 :
+					tt_rand(&s) % 300;
 		uint64_t id = tt_rand(&s) % 1000;
 		size_t i;
 
@@ -69,8 +69,9 @@ static void ref_make(struct ref *r, uint64_t seed)
 		r->ids[w] = malloc((n + 1) * sizeof(uint64_t));
 		for (i = 0; i < n; i++) {
 			/* Mostly dense, some large jumps (multi-byte varints). */
-			id += 1 + (tt_rand(&s) % 16 == 0 ? tt_rand(&s) % (1ull << 40)
-							  : tt_rand(&s) % 4);
+			id += 1 + (tt_rand(&s) % 16 == 0 ?
+					   tt_rand(&s) % (1ull << 40) :
+					   tt_rand(&s) % 4);
 			r->ids[w][i] = id;
 		}
 	}
@@ -183,7 +184,8 @@ START_TEST(test_trace_roundtrip_file)
 	ref_check(&r, rd, 0);
 	ck_assert_uint_eq(mdk_trace_reader_records(rd), total);
 	ck_assert_uint_le(mdk_trace_reader_pages(rd), total);
-	ck_assert_uint_ge(mdk_trace_reader_slots(rd), mdk_trace_reader_pages(rd));
+	ck_assert_uint_ge(mdk_trace_reader_slots(rd),
+			  mdk_trace_reader_pages(rd));
 	mdk_trace_reader_close(rd);
 	unlink(path);
 	ref_free(&r);
@@ -243,7 +245,8 @@ START_TEST(test_trace_seek)
 	ck_assert(!mdk_trace_reader_open(path, MDK_TRACE_DENSE, &rd, err,
 					 sizeof(err)));
 	for (i = 0; i < MDK_ARRAY(to); i++) {
-		ck_assert_msg(!mdk_trace_reader_seek(rd, to[i], err, sizeof(err)),
+		ck_assert_msg(!mdk_trace_reader_seek(rd, to[i], err,
+						     sizeof(err)),
 			      "%s", err);
 		ref_check(&r, rd, to[i]);
 	}
@@ -267,7 +270,8 @@ START_TEST(test_trace_partial)
 	ref_write(&r, tmp_path(path, sizeof(path)), false);
 	ck_assert_int_eq(mdk_trace_reader_open(path, 0, &rd, err, sizeof(err)),
 			 -EBADMSG);
-	ck_assert_msg(strstr(err, path) && strstr(err, "not closed"), "%s", err);
+	ck_assert_msg(strstr(err, path) && strstr(err, "not closed"), "%s",
+		      err);
 	ck_assert_msg(!mdk_trace_reader_open(path, MDK_TRACE_PARTIAL, &rd, err,
 					     sizeof(err)),
 		      "%s", err);
@@ -415,7 +419,8 @@ static void raw_u32(uint8_t *p, uint32_t v)
 
 static void raw_header(struct raw *r, uint16_t major)
 {
-	static const uint8_t magic[8] = { 0x89, 'M', 'D', 'K', 'T', '\r', '\n', 0x1a };
+	static const uint8_t magic[8] = { 0x89, 'M',  'D',  'K',
+					  'T',	'\r', '\n', 0x1a };
 	uint8_t h[48] = { 0 };
 
 	memcpy(h, magic, 8);
@@ -448,8 +453,8 @@ START_TEST(test_trace_malformed_blocks)
 {
 	static const uint8_t one[] = { 5 }, two[] = { 5, 0 };
 	static const uint8_t lower[] = { 3 };
-	static const uint8_t longv[] = { 0x80, 0x80, 0x80, 0x80, 0x80,
-					 0x80, 0x80, 0x80, 0x80, 0x80, 0x01 };
+	static const uint8_t longv[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+					 0x80, 0x80, 0x80, 0x80, 0x01 };
 	static const uint8_t over[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 					0xff, 0xff, 0xff, 0x01, 0x05 };
 	char err[256];
@@ -461,17 +466,21 @@ START_TEST(test_trace_malformed_blocks)
 	raw_block(&r, 0, 0, one, 1, 1);
 	raw_block(&r, 2, 0, one, 1, 1);
 	raw_block(&r, 1, 0, one, 1, 1);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
-	ck_assert_msg(strstr(err, "t.mdkt: offset 98: window 1 after window 2: windows out of order"),
-		      "%s", err);
+	ck_assert_msg(
+		strstr(err,
+		       "t.mdkt: offset 98: window 1 after window 2: windows out of order"),
+		"%s", err);
 
 	/* The same window twice without the continuation flag. */
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
 	raw_block(&r, 3, 0, one, 1, 1);
 	raw_block(&r, 3, 0, one, 1, 1);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
 	ck_assert_msg(strstr(err, "window 3 after window 3"), "%s", err);
 
@@ -480,9 +489,11 @@ START_TEST(test_trace_malformed_blocks)
 	raw_header(&r, 1);
 	raw_block(&r, 0, 0, two, 2, 2);
 	raw_block(&r, 0, 1, lower, 1, 1);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
-	ck_assert_msg(strstr(err, "page id 3 after 6: ids must strictly increase"),
+	ck_assert_msg(strstr(err,
+			     "page id 3 after 6: ids must strictly increase"),
 		      "%s", err);
 
 	/* A jump of more than MDK_TRACE_MAX_GAP empty windows. */
@@ -490,7 +501,8 @@ START_TEST(test_trace_malformed_blocks)
 	raw_header(&r, 1);
 	raw_block(&r, 1, 0, one, 1, 1);
 	raw_block(&r, MDK_TRACE_MAX_GAP + 2, 0, one, 1, 1);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
 	ck_assert_msg(strstr(err, "a gap of more than 1048576 empty windows"),
 		      "%s", err);
@@ -499,7 +511,8 @@ START_TEST(test_trace_malformed_blocks)
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
 	raw_block(&r, 0, 1, one, 1, 1);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
 	ck_assert_msg(strstr(err, "continues window 0"), "%s", err);
 
@@ -507,13 +520,15 @@ START_TEST(test_trace_malformed_blocks)
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
 	raw_block(&r, 0, 0, longv, 2, sizeof(longv));
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
 	ck_assert_msg(strstr(err, "varint"), "%s", err);
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
 	raw_block(&r, 0, 0, over, 2, sizeof(over));
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
 	ck_assert_msg(strstr(err, "overflows 64 bits"), "%s", err);
 
@@ -521,14 +536,16 @@ START_TEST(test_trace_malformed_blocks)
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
 	raw_block(&r, 0, 0, two, 1, 2);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
 	ck_assert_msg(strstr(err, "1 page ids use 1 of the 2 payload bytes"),
 		      "%s", err);
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
 	raw_block(&r, 0, 0, two, 100, 2);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
 	ck_assert_msg(strstr(err, "impossible"), "%s", err);
 
@@ -536,21 +553,24 @@ START_TEST(test_trace_malformed_blocks)
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
 	raw_block(&r, 0, 4, one, 1, 1);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
 	ck_assert_msg(strstr(err, "unknown block flags"), "%s", err);
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 1);
 	raw_put(&r, "garbage!garbage!garbage!", 24);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EBADMSG);
-	ck_assert_msg(strstr(err, "offset 48: expected a block (\"MDKB\")"), "%s",
-		      err);
+	ck_assert_msg(strstr(err, "offset 48: expected a block (\"MDKB\")"),
+		      "%s", err);
 
 	/* A newer major version; not a trace at all. */
 	memset(&r, 0, sizeof(r));
 	raw_header(&r, 2);
-	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err, sizeof(err)),
+	ck_assert_int_eq(read_all(r.b, r.n, MDK_TRACE_PARTIAL, err,
+				  sizeof(err)),
 			 -EPROTONOSUPPORT);
 	ck_assert_msg(strstr(err, "format version 2.0"), "%s", err);
 	ck_assert_int_eq(read_all((const uint8_t *)"window,page\n0,1\n", 16, 0,
@@ -575,15 +595,18 @@ START_TEST(test_trace_writer_errors)
 	ck_assert_int_eq(mdk_trace_writer_add(w, ids, 3, err, sizeof(err)),
 			 -EINVAL);
 	ck_assert_msg(strstr(err, "page id 9 after 9"), "%s", err);
-	ck_assert_int_eq(mdk_trace_writer_begin(w, 4, err, sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "window 4 after window 4: windows must increase"),
+	ck_assert_int_eq(mdk_trace_writer_begin(w, 4, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err,
+			     "window 4 after window 4: windows must increase"),
 		      "%s", err);
 	ck_assert(!mdk_trace_writer_put(w, 6, ids, 3, MDK_TRACE_UNSORTED, err,
 					sizeof(err)));
-	ck_assert_int_eq(mdk_trace_writer_begin(w, 6 + MDK_TRACE_MAX_GAP + 1, err,
-						sizeof(err)),
+	ck_assert_int_eq(mdk_trace_writer_begin(w, 6 + MDK_TRACE_MAX_GAP + 1,
+						err, sizeof(err)),
 			 -EINVAL);
-	ck_assert_msg(strstr(err, "more than 1048576 empty windows"), "%s", err);
+	ck_assert_msg(strstr(err, "more than 1048576 empty windows"), "%s",
+		      err);
 	ck_assert(!mdk_trace_writer_close(w, err, sizeof(err)));
 	ck_assert_int_eq(mdk_trace_writer_open("/nonexistent/dir/t.mdkt", NULL,
 					       &w, err, sizeof(err)),
@@ -594,7 +617,8 @@ START_TEST(test_trace_writer_errors)
 		struct mdk_trace_chunk c;
 		uint32_t wn = 0;
 
-		ck_assert(!mdk_trace_reader_open(path, 0, &rd, err, sizeof(err)));
+		ck_assert(
+			!mdk_trace_reader_open(path, 0, &rd, err, sizeof(err)));
 		ck_assert_uint_eq(mdk_trace_reader_info(rd)->windows, 7);
 		while (mdk_trace_reader_next(rd, &c, err, sizeof(err)) > 0) {
 			ck_assert_uint_eq(c.window, wn);
@@ -628,7 +652,8 @@ START_TEST(test_trace_dense_indices)
 	ck_assert(!mdk_trace_writer_open(tmp_path(path, sizeof(path)), NULL, &w,
 					 err, sizeof(err)));
 	ck_assert(!mdk_trace_writer_put(w, 0, ids, 300, 0, err, sizeof(err)));
-	ck_assert(!mdk_trace_writer_put(w, 1, ids + 100, 100, 0, err, sizeof(err)));
+	ck_assert(!mdk_trace_writer_put(w, 1, ids + 100, 100, 0, err,
+					sizeof(err)));
 	ck_assert(!mdk_trace_writer_close(w, err, sizeof(err)));
 	ck_assert(!mdk_trace_reader_open(path, MDK_TRACE_DENSE, &rd, err,
 					 sizeof(err)));

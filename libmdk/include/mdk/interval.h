@@ -63,16 +63,15 @@ int mdk_stream_new(uint32_t max_windows, struct mdk_stream **out);
  */
 int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 		    const uint32_t *pages, size_t n, uint32_t *start,
-		    uint32_t *reuse, uint64_t *first, char *err,
-		    size_t errlen);
+		    uint32_t *reuse, uint64_t *first, char *err, size_t errlen);
 
 /*
  * mdk_stream_open() - the open interval of dense page @page: its last
  * access window in *@start and that access's prior reuse distance in
  * *@reuse.  Returns 0, or -ENOENT for a page never fed.
  */
-int mdk_stream_open(const struct mdk_stream *s, uint32_t page,
-		    uint32_t *start, uint32_t *reuse);
+int mdk_stream_open(const struct mdk_stream *s, uint32_t page, uint32_t *start,
+		    uint32_t *reuse);
 
 /*
  * mdk_stream_tails() - the open interval of every page, in page order, in

@@ -60,20 +60,21 @@ extern "C" {
 
 /* An operating point: one setting of one policy over a trace. */
 struct mdk_point {
-	const char *policy;  /* static name: "age" */
-	double p1, p2;	     /* the setting (see struct mdk_setting) */
+	const char *policy; /* static name: "age" */
+	double p1, p2; /* the setting (see struct mdk_setting) */
 	bool has_p2;
-	double max_rate;     /* max over windows of promotions(w) / U(w) */
-	double mean_rate;    /* sum of promotions / sum of U(w) */
-	double p99_rate;     /* nearest-rank 99th percentile of rate(w), U(w) > 0 */
-	double savings;	     /* saved / footprint */
+	double max_rate; /* max over windows of promotions(w) / U(w) */
+	double mean_rate; /* sum of promotions / sum of U(w) */
+	double p99_rate; /* nearest-rank 99th percentile of rate(w), U(w) > 0 */
+	double savings; /* saved / footprint */
 	uint64_t promotions; /* total */
-	uint64_t saved;	     /* saved page-windows (under the convention) */
-	uint64_t footprint;  /* sum over windows of F(w), in page-windows */
+	uint64_t saved; /* saved page-windows (under the convention) */
+	uint64_t footprint; /* sum over windows of F(w), in page-windows */
 };
 
 /* Evaluation flags */
-#define MDK_SAVINGS_PAPER 0x1u /* the paper's convention: one more window per
+#define MDK_SAVINGS_PAPER \
+	0x1u /* the paper's convention: one more window per
 				* reclaimed gap (reclaim-to-fault time) */
 
 struct mdk_mpc;
@@ -105,8 +106,8 @@ size_t mdk_mpc_memory(const struct mdk_mpc *m);
  * previous access not earlier, or a window before the ring) or -EBUSY.
  */
 int mdk_mpc_add_accesses(struct mdk_mpc *m, uint32_t window,
-			 const uint32_t *start, const uint32_t *reuse,
-			 size_t n, char *err, size_t errlen);
+			 const uint32_t *start, const uint32_t *reuse, size_t n,
+			 char *err, size_t errlen);
 
 /*
  * mdk_mpc_add_closed() - the offline fast path: like

@@ -21,7 +21,7 @@ extern "C" {
 
 struct mdk_mrc_point {
 	const char *policy; /* "lru" or "opt" */
-	uint64_t size;	    /* k, pages */
+	uint64_t size; /* k, pages */
 	uint64_t misses;
 	double miss_ratio;
 };
@@ -34,8 +34,8 @@ struct mdk_mrc;
  * end).  The policies must outlive the curve.  Returns 0, -EOPNOTSUPP (not
  * a cache policy) or -ENOMEM.
  */
-int mdk_mrc_new(struct mdk_policy *const *pols, size_t np,
-		struct mdk_mrc **out, char *err, size_t errlen);
+int mdk_mrc_new(struct mdk_policy *const *pols, size_t np, struct mdk_mrc **out,
+		char *err, size_t errlen);
 
 /* mdk_mrc_add() - the next @n references (page ids, in order). */
 int mdk_mrc_add(struct mdk_mrc *m, const uint64_t *ids, size_t n, char *err,

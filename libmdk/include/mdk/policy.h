@@ -36,8 +36,8 @@ struct mdk_policy;
 
 /* One setting of a policy: its parameter values (p2 only with has_p2). */
 struct mdk_setting {
-	double p1;	 /* T, P, rho (as a fraction) or k */
-	double p2;	 /* PAW's wait or PACE's A */
+	double p1; /* T, P, rho (as a fraction) or k */
+	double p2; /* PAW's wait or PACE's A */
 	bool has_p2;
 	uint64_t v[2]; /* the same in the policy's units (rho in ppm) */
 };
@@ -58,8 +58,8 @@ int mdk_policy_new(const char *spec, struct mdk_policy **out, char *err,
  * malloc'ed array of *@n policies in *@out (free each, then the array),
  * or -errno.
  */
-int mdk_policy_parse_list(const char *list, struct mdk_policy ***out,
-			  size_t *n, char *err, size_t errlen);
+int mdk_policy_parse_list(const char *list, struct mdk_policy ***out, size_t *n,
+			  char *err, size_t errlen);
 
 /*
  * mdk_policy_set() - set parameter @key of @p to @values (the VALUES of a
@@ -80,8 +80,8 @@ const char *mdk_policy_name(const struct mdk_policy *p);
 /* mdk_policy_kind() values */
 enum mdk_policy_kind {
 	MDK_POLICY_INTERVAL, /* decides a wait per interval: age vmin paw pace */
-	MDK_POLICY_BUDGET,   /* a promotion budget per window: opp */
-	MDK_POLICY_CACHE,    /* fixed size over a reference string: lru opt */
+	MDK_POLICY_BUDGET, /* a promotion budget per window: opp */
+	MDK_POLICY_CACHE, /* fixed size over a reference string: lru opt */
 };
 enum mdk_policy_kind mdk_policy_kind(const struct mdk_policy *p);
 

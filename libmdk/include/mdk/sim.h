@@ -31,9 +31,8 @@ struct mdk_sim;
  * MDK_SAVINGS_PAPER.  Returns 0, -EOPNOTSUPP (cache policies: see mrc.h),
  * -ERANGE (no such setting) or -ENOMEM.
  */
-int mdk_sim_new(const struct mdk_policy *p, size_t setting,
-		unsigned int flags, struct mdk_sim **out, char *err,
-		size_t errlen);
+int mdk_sim_new(const struct mdk_policy *p, size_t setting, unsigned int flags,
+		struct mdk_sim **out, char *err, size_t errlen);
 
 /*
  * mdk_sim_add() - @n accesses (dense page indices, distinct within the
@@ -52,11 +51,11 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 
 /* One window of a finished simulation. */
 struct mdk_sim_window {
-	uint64_t accessed;   /* U(w) */
-	uint64_t footprint;  /* F(w) */
+	uint64_t accessed; /* U(w) */
+	uint64_t footprint; /* F(w) */
 	uint64_t promotions; /* promotions(w) */
-	uint64_t reclaimed;  /* pages of F(w) not resident during w */
-	double rate;	     /* promotions(w) / U(w), 0 when U(w) = 0 */
+	uint64_t reclaimed; /* pages of F(w) not resident during w */
+	double rate; /* promotions(w) / U(w), 0 when U(w) = 0 */
 };
 
 /* mdk_sim_window() - window @w after mdk_sim_finish(); -ERANGE past W. */

@@ -34,10 +34,10 @@ extern "C" {
 #endif
 
 struct mdk_synth_opts {
-	uint64_t pages;	  /* total pages (>= 1) */
+	uint64_t pages; /* total pages (>= 1) */
 	uint32_t windows; /* W (>= 1) */
 	uint64_t seed;
-	uint64_t base;	  /* first page id (0: the default 0x7f0000000) */
+	uint64_t base; /* first page id (0: the default 0x7f0000000) */
 };
 
 struct mdk_synth;
@@ -60,8 +60,8 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
  * "zipf:share=0.5,s=0.9,frac=0.25 periodic:share=0.15,period=6
  * scan:share=0.15 phase:share=0.2" is used.
  */
-int mdk_synth_next(struct mdk_synth *s, uint32_t *window,
-		   const uint64_t **ids, size_t *n, char *err, size_t errlen);
+int mdk_synth_next(struct mdk_synth *s, uint32_t *window, const uint64_t **ids,
+		   size_t *n, char *err, size_t errlen);
 
 /* mdk_synth_free() - free; NULL is a no-op. */
 void mdk_synth_free(struct mdk_synth *s);

@@ -51,12 +51,12 @@ struct mdk_trace_info {
 	uint16_t version_minor;
 	uint64_t window_us; /* window length, microseconds (0: unknown) */
 	uint32_t page_size; /* bytes (0: unknown) */
-	uint32_t flags;     /* MDK_TRACE_F_* */
-	uint64_t start_us;  /* start of window 0, Unix time in us (0: unknown) */
-	const char *desc;   /* source description, NUL-terminated, never NULL */
-	bool indexed;       /* the index was present and valid */
-	uint32_t windows;   /* W, from the index (0 when not indexed) */
-	uint64_t records;   /* total page ids, from the index (0 when not) */
+	uint32_t flags; /* MDK_TRACE_F_* */
+	uint64_t start_us; /* start of window 0, Unix time in us (0: unknown) */
+	const char *desc; /* source description, NUL-terminated, never NULL */
+	bool indexed; /* the index was present and valid */
+	uint32_t windows; /* W, from the index (0 when not indexed) */
+	uint64_t records; /* total page ids, from the index (0 when not) */
 };
 
 /* Options of a new trace; zeroed fields mean "unknown". */
@@ -144,10 +144,10 @@ struct mdk_trace_chunk {
 	uint32_t window;
 	bool window_end;
 	size_t n;
-	const uint64_t *ids;   /* strictly increasing within the window */
+	const uint64_t *ids; /* strictly increasing within the window */
 	const uint32_t *pages; /* compact page indices (MDK_TRACE_DENSE
 				* only, else NULL), see below */
-	uint64_t offset;       /* file offset of the block (0 for gaps) */
+	uint64_t offset; /* file offset of the block (0 for gaps) */
 };
 
 struct mdk_trace_reader;
@@ -168,9 +168,8 @@ int mdk_trace_reader_open(const char *path, unsigned int flags,
  * must stay valid until the reader is closed.  @name is used in messages.
  */
 int mdk_trace_reader_open_mem(const void *buf, size_t len, const char *name,
-			      unsigned int flags,
-			      struct mdk_trace_reader **out, char *err,
-			      size_t errlen);
+			      unsigned int flags, struct mdk_trace_reader **out,
+			      char *err, size_t errlen);
 
 /* mdk_trace_reader_info() - header and index of the open trace. */
 const struct mdk_trace_info *
@@ -182,8 +181,8 @@ mdk_trace_reader_info(const struct mdk_trace_reader *r);
  * block, windows out of order, ids not increasing...).  @c's arrays stay
  * valid until the next call.  After an error the reader stays failed.
  */
-int mdk_trace_reader_next(struct mdk_trace_reader *r,
-			  struct mdk_trace_chunk *c, char *err, size_t errlen);
+int mdk_trace_reader_next(struct mdk_trace_reader *r, struct mdk_trace_chunk *c,
+			  char *err, size_t errlen);
 
 /*
  * mdk_trace_reader_seek() - position before window @window so that the
@@ -249,8 +248,7 @@ int mdk_trace_import_csv(const char *csv, const char *out,
  * rows (page ids in decimal) after a "window,page" header line.  Returns
  * 0 or -errno.
  */
-int mdk_trace_export_csv(const char *path, FILE *out, char *err,
-			 size_t errlen);
+int mdk_trace_export_csv(const char *path, FILE *out, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
