@@ -184,12 +184,29 @@ int mdkd_plot_mpc(const char *path, const char *title,
 				curves[i].pts[k].savings);
 		fputs("EOD\n", gp);
 	}
+	/*
+	 * The largest grids first (PACE's thousands of points), so that the
+	 * sparser curves are drawn over them and stay visible.
+	 */
 	fputs("plot ", gp);
-	for (i = 0; i < n; i++) {
+	for (k = 0; k < n; k++) {
+		size_t j, big = n;
+
+		for (j = 0; j < n; j++) {
+			size_t before = 0, m;
+
+			for (m = 0; m < n; m++)
+				before += curves[m].n > curves[j].n ||
+					  (curves[m].n == curves[j].n && m < j);
+			if (before == k)
+				big = j;
+		}
 		fprintf(gp,
-			"%s$d%zu using 1:2 with points pt 7 ps 0.5 lc rgb '%s' title ",
-			i ? ", " : "", i, policy_colour(curves[i].name, i));
-		gp_quote(gp, curves[i].name);
+			"%s$d%zu using 1:2 with points pt 7 ps %s lc rgb '%s' title ",
+			k ? ", " : "", big,
+			curves[big].n > 1000 ? "0.4" : "0.6",
+			policy_colour(curves[big].name, big));
+		gp_quote(gp, curves[big].name);
 	}
 	fputs("\n", gp);
 	status = pclose(gp);
