@@ -14,25 +14,25 @@ trap 'rm -rf "$dir"' EXIT
 t=$dir/t.mdkt
 
 ktap_plan 8
-ktap_ok "synth writes a 30-window trace" \
-	bash -c "'$MDKCTL' synth '$t' --pages 1500 --windows 30 --seed 4 >'$dir/synth.txt'"
+ktap_ok "synth writes a 24-window trace" \
+	bash -c "'$MDKCTL' synth '$t' --pages 1000 --windows 24 --seed 4 >'$dir/synth.txt'"
 records=$(sed -n 's/.*pages, \([0-9]*\) records.*/\1/p' "$dir/synth.txt")
 ktap_diag "$(cat "$dir/synth.txt")"
 
 "$MDKCTL" trace info -j "$t" >"$dir/info.json"
 ktap_ok "trace info -j reports its windows and records" \
-	bash -c "grep -q '\"windows\":30,' '$dir/info.json' &&
+	bash -c "grep -q '\"windows\":24,' '$dir/info.json' &&
 		 grep -q '\"records\":$records,' '$dir/info.json'"
 
 "$MDKCTL" mpc "$t" --csv >"$dir/mpc.csv"
-ktap_ok "mpc --csv: the exact header, every default grid (29, 29, 29, 146, 841)" \
+ktap_ok "mpc --csv: the exact header, every default grid (23, 23, 23, 146, 529)" \
 	awk -F, 'NR == 1 { if ($0 != "policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions") exit 1; next }
 		 { n[$1]++ }
-		 END { exit !(n["age"] == 29 && n["vmin"] == 29 && n["paw"] == 29 &&
-			      n["opp"] == 146 && n["pace"] == 841) }' "$dir/mpc.csv"
+		 END { exit !(n["age"] == 23 && n["vmin"] == 23 && n["paw"] == 23 &&
+			      n["opp"] == 146 && n["pace"] == 529) }' "$dir/mpc.csv"
 
 # Every point of a sample of settings equals its simulation, row for row.
-specs="age:T=1/3/9/29,vmin:T=2/7,paw:P=1/4/12,wait=2,pace:P=1/6,A=1/3/20,opp:rho=0/0.01/0.05/0.3/1"
+specs="age:T=1/3/9/23,vmin:T=2/7,paw:P=1/4/12,wait=2,pace:P=1/6,A=1/3/20,opp:rho=0/0.01/0.05/0.3/1"
 "$MDKCTL" simulate "$t" --policy "$specs" --csv | tail -n +2 >"$dir/sim.csv"
 ok=1
 n=0
