@@ -45,6 +45,14 @@ static int trace_meta(const char *path, struct trace_meta *m)
 	m->windows = mdk_trace_reader_info(r)->windows;
 	m->records = mdk_trace_reader_info(r)->records;
 	m->window_s = (double)mdk_trace_reader_info(r)->window_us / 1e6;
+	if (!mdk_trace_reader_info(r)->indexed) {
+		/* A pipe: the trace is read more than once. */
+		fprintf(stderr,
+			"mdkctl: %s: needs a trace in a regular file (it is read more than once)\n",
+			path);
+		mdk_trace_reader_close(r);
+		return -1;
+	}
 	mdk_trace_reader_close(r);
 	return 0;
 }

@@ -783,6 +783,12 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 	if (ret)
 		return ret;
 	W = mdk_trace_reader_info(r)->windows;
+	if (!mdk_trace_reader_info(r)->indexed) {
+		ret = mdk__err(err, errlen, -EINVAL,
+			       "%s: curves need a closed trace in a regular file (its index gives the window count)",
+			       trace);
+		goto out;
+	}
 	if (!W) {
 		ret = mdk__err(err, errlen, -EINVAL, "%s: trace has no windows",
 			       trace);
