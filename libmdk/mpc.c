@@ -784,9 +784,10 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 		return ret;
 	W = mdk_trace_reader_info(r)->windows;
 	if (!mdk_trace_reader_info(r)->indexed) {
-		ret = mdk__err(err, errlen, -EINVAL,
-			       "%s: curves need a closed trace in a regular file (its index gives the window count)",
-			       trace);
+		ret = mdk__err(
+			err, errlen, -EINVAL,
+			"%s: curves need a closed trace in a regular file (its index gives the window count)",
+			trace);
 		goto out;
 	}
 	if (!W) {

@@ -124,9 +124,15 @@ int mdk__grid_logspace(struct mdk_grid *g, uint64_t lo, uint64_t hi, size_t n)
 	return 0;
 }
 
-/* Every threshold 1..W-1 (just 1 for a trace too short to have gaps). */
+/*
+ * Every threshold 1..W-1 (just 1 for a trace too short to have gaps); for
+ * traces over 4097 windows, 512 log-spaced thresholds, which keeps a
+ * curve's histograms at W x 513 counters instead of W^2.
+ */
 int mdk__grid_thresholds(uint64_t windows, struct mdk_grid *g)
 {
+	if (windows > 4097)
+		return mdk__grid_logspace(g, 1, windows - 1, 512);
 	return mdk__grid_range(g, 1, windows > 2 ? windows - 1 : 1, 1);
 }
 

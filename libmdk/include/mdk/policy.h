@@ -88,8 +88,9 @@ enum mdk_policy_kind mdk_policy_kind(const struct mdk_policy *p);
 /*
  * mdk_policy_resolve() - give the parameters left out their defaults for a
  * trace of @n windows (for cache policies: @n distinct pages), and check
- * the result.  Defaults: T, P: every threshold 1..n-1; wait: 2; PACE's P
- * and A: 1..n-1 (64 log-spaced values when n > 257); rho: 0 to 5% in 0.1%
+ * the result.  Defaults: T, P: every threshold 1..n-1 (512 log-spaced
+ * values when n > 4097); wait: 2; PACE's P and A: 1..n-1 (64 log-spaced
+ * values when n > 257); rho: 0 to 5% in 0.1%
  * steps then to 100% in 1% steps; k: 1..n (512 log-spaced sizes when
  * n > 4096; 16 for OPT).  Idempotent for given parameters.  Returns 0 or
  * -EINVAL.
