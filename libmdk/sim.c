@@ -258,7 +258,10 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 	if (s->finished)
 		return mdk__err(err, errlen, -EINVAL,
 				"simulator: already finished");
-	if (!windows || (s->started && windows <= s->cur))
+	if (!windows)
+		return mdk__err(err, errlen, -EINVAL,
+				"simulator: the trace has no windows");
+	if (s->started && windows <= s->cur)
 		return mdk__err(err, errlen, -EINVAL,
 				"simulator: %u windows, but window %u was fed",
 				windows, s->cur);
