@@ -135,6 +135,29 @@ START_TEST(test_opt_files)
 }
 END_TEST
 
+/* The worked example of Documentation/mdk.rst, pinned. */
+START_TEST(test_opt_golden_example)
+{
+	static const uint64_t want[] = { 22, 14, 11, 8, 6, 6 };
+	struct mdk_mrc_point *pts;
+	struct mdk_policy *p;
+	uint64_t refs, pages;
+	char csv[512], err[256];
+	size_t n, i;
+
+	fixture("mdk/example/trace.csv", csv, sizeof(csv));
+	ck_assert(!mdk_policy_new("opt:k=1-6", &p, err, sizeof(err)));
+	ck_assert_msg(!mdk_mrc_run(csv, &p, 1, &pts, &n, &refs, &pages, err,
+				   sizeof(err)),
+		      "%s", err);
+	ck_assert(n == 6 && refs == 22 && pages == 6);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(pts[i].misses, want[i]);
+	free(pts);
+	mdk_policy_free(p);
+}
+END_TEST
+
 static Suite *policy_opt_suite(void)
 {
 	Suite *s = suite_create("policy_opt");
@@ -144,6 +167,7 @@ static Suite *policy_opt_suite(void)
 	tcase_add_test(tc, test_opt_brute_force);
 	tcase_add_test(tc, test_opt_long_string);
 	tcase_add_test(tc, test_opt_files);
+	tcase_add_test(tc, test_opt_golden_example);
 	suite_add_tcase(s, tc);
 	return s;
 }
