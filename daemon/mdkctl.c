@@ -20,6 +20,14 @@ static const struct mdkctl_cmd mdkctl_cmds[] = {
 	{ "version", cmd_version, "print the versions of mdkctl and libmdk" },
 	{ "pool", cmd_pool, "the CMM-MP memory pool of cmm_mp.ko" },
 	{ "swarm", cmd_swarm, "SWARM-KV: bench, checked stress" },
+	{ "trace", cmd_trace, "access-bit traces: info, import, export" },
+	{ "synth", cmd_synth, "write a seeded synthetic trace" },
+	{ "mpc", cmd_mpc,
+	  "memory performance curves of policies over a trace" },
+	{ "simulate", cmd_simulate,
+	  "simulate policy settings exactly over a trace" },
+	{ "mrc", cmd_mrc,
+	  "LRU and OPT miss-ratio curves of a reference string" },
 	{ 0 },
 };
 

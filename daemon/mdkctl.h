@@ -24,5 +24,11 @@ int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 /* mdkctl objects (daemon/cmd_<object>.c). */
 int cmd_pool(int argc, char **argv);
 int cmd_swarm(int argc, char **argv);
+/* The Memory Designer's Kit: cmd_trace.c, cmd_synth.c, cmd_mpc.c, cmd_mrc.c */
+int cmd_trace(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
+int cmd_mpc(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_mrc(int argc, char **argv);
 
 #endif /* MDKCTL_H */

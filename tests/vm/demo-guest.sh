@@ -61,6 +61,16 @@ echo "  $(head -n 1 "$cg/memory.pressure")"
 kill $pid
 wait $pid || true
 rmdir "$cg"
+
+say "libmdk: which reclaim setting, at which promotion rate (mdkctl mpc)"
+t=/tmp/mdk-demo.mdkt
+run "$MDKCTL" synth "$t" --pages 10000 --windows 60 --seed 1
+run "$MDKCTL" trace info "$t"
+run "$MDKCTL" mpc "$t"
+run "$MDKCTL" mpc "$t" --target 2%
+run "$MDKCTL" simulate "$t" --policy age:T=8,opp:rho=0.02
+rm -f "$t"
+
 say "SWARM-KV: a replicated key-value store, one round trip per get and update"
 run "$MDKCTL" swarm bench --keys 10000 --ops 2000 --clients 2 --workloads B
 run "$MDKCTL" swarm stress --replicas 5 --crash 2 --seconds 5

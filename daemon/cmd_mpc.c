@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mdkctl mpc: memory performance curves of policies over a trace, in one
+ * pass (libmdk's single-pass generators); mdkctl simulate: the exact
+ * simulation of given settings, one setting at a time.  Both print the
+ * same operating points (Documentation/mdk.rst, "Reading an MPC").
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mdk/mpc.h>
+#include <mdk/mrc.h>
+#include <mdk/sim.h>
+#include <mdk/trace.h>
+
+#include "json.h"
+#include "mdkctl.h"
+#include "report.h"
+
+#define DEFAULT_POLICIES "age,vmin,paw,pace,opp"
+
+/* Rate limits of the human table of mdkctl mpc. */
+static const double table_targets[] = { 0.001, 0.005, 0.01, 0.02, 0.05, 0.1 };
+
+enum out_mode { OUT_HUMAN, OUT_CSV, OUT_JSON };
+
+struct trace_meta {
+	uint32_t windows;
+	uint64_t records;
+	double window_s;
+};
+
+static int trace_meta(const char *path, struct trace_meta *m)
+{
+	struct mdk_trace_reader *r;
+	char err[512];
+
+	if (mdk_trace_reader_open(path, 0, &r, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return -1;
+	}
+	m->windows = mdk_trace_reader_info(r)->windows;
+	m->records = mdk_trace_reader_info(r)->records;
+	m->window_s = (double)mdk_trace_reader_info(r)->window_us / 1e6;
+	if (!mdk_trace_reader_info(r)->indexed) {
+		/* A pipe: the trace is read more than once. */
+		fprintf(stderr,
+			"mdkctl: %s: needs a trace in a regular file (it is read more than once)\n",
+			path);
+		mdk_trace_reader_close(r);
+		return -1;
+	}
+	mdk_trace_reader_close(r);
+	return 0;
+}
+
+static int parse_savings(const char *s, unsigned int *flags)
+{
+	if (!strcmp(s, "occupancy")) {
+		*flags &= ~MDK_SAVINGS_PAPER;
+		return 0;
+	}
+	if (!strcmp(s, "paper")) {
+		*flags |= MDK_SAVINGS_PAPER;
+		return 0;
+	}
+	fprintf(stderr, "mdkctl: --savings '%s': expected occupancy or paper\n",
+		s);
+	return -1;
+}
+
+static void free_policies(struct mdk_policy **pols, size_t n)
+{
+	size_t i;
+
+	for (i = 0; pols && i < n; i++)
+		mdk_policy_free(pols[i]);
+	free(pols);
+}
+
+static void human_point(const struct mdk_point *p)
+{
+	char set[64], a[16], b[16], c[16], d[16];
+
+	mdkd_point_setting(p, set, sizeof(set));
+	printf("%-24s max %-8s mean %-8s p99 %-8s savings %-8s promotions %" PRIu64
+	       "\n",
+	       set, mdkd_pct(p->max_rate, a, sizeof(a)),
+	       mdkd_pct(p->mean_rate, b, sizeof(b)),
+	       mdkd_pct(p->p99_rate, c, sizeof(c)),
+	       mdkd_pct(p->savings, d, sizeof(d)), p->promotions);
+}
+
+static int mpc_usage(void)
+{
+	fprintf(stderr,
+		"usage: mdkctl mpc TRACE [--policy age,vmin,paw,pace,opp] [--target RATE]\n"
+		"                  [--savings occupancy|paper] [--csv | -j] [--plot FILE.svg|.png]\n");
+	return 2;
+}
+
+int cmd_mpc(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "target", required_argument, NULL, 't' },
+		{ "savings", required_argument, NULL, 's' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *list = DEFAULT_POLICIES, *plot = NULL, *trace;
+	struct mdk_policy **pols = NULL;
+	struct mdk_point **pts = NULL;
+	enum out_mode mode = OUT_HUMAN;
+	unsigned int flags = 0;
+	struct trace_meta meta;
+	double target = -1;
+	size_t np = 0, *npts = NULL, i, k;
+	char err[512];
+	int opt, rc = 1;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			list = optarg;
+			break;
+		case 't':
+			if (mdkd_parse_fraction(optarg, &target)) {
+				fprintf(stderr,
+					"mdkctl: --target '%s': expected a rate such as 0.01 or 1%%\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (parse_savings(optarg, &flags))
+				return 2;
+			break;
+		case 'c':
+			mode = OUT_CSV;
+			break;
+		case 'j':
+			mode = OUT_JSON;
+			break;
+		case 'P':
+			plot = optarg;
+			break;
+		default:
+			return mpc_usage();
+		}
+	}
+	if (optind != argc - 1)
+		return mpc_usage();
+	trace = argv[optind];
+	if (mdk_policy_parse_list(list, &pols, &np, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: --policy: %s\n", err);
+		return 2;
+	}
+	if (trace_meta(trace, &meta))
+		goto out;
+	pts = calloc(np, sizeof(*pts));
+	npts = calloc(np, sizeof(*npts));
+	if (!pts || !npts)
+		goto out;
+	if (mdk_mpc_run(trace, pols, np, flags, pts, npts, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		goto out;
+	}
+	if (plot) {
+		struct mdkd_curve *cv = calloc(np, sizeof(*cv));
+		char title[512];
+
+		if (!cv)
+			goto out;
+		for (i = 0; i < np; i++) {
+			cv[i].name = mdk_policy_name(pols[i]);
+			cv[i].pts = pts[i];
+			cv[i].n = npts[i];
+		}
+		snprintf(title, sizeof(title), "MPC of %s (%u windows)", trace,
+			 meta.windows);
+		if (mdkd_plot_mpc(plot, title, cv, np, target, err,
+				  sizeof(err))) {
+			fprintf(stderr, "mdkctl: --plot: %s\n", err);
+			free(cv);
+			goto out;
+		}
+		free(cv);
+	}
+
+	if (mode == OUT_CSV) {
+		puts(MDKD_MPC_CSV_HEADER);
+		for (i = 0; i < np; i++) {
+			if (target >= 0) {
+				long b = mdk_mpc_best(pts[i], npts[i], target);
+
+				if (b >= 0)
+					mdkd_point_csv(stdout, &pts[i][b]);
+				continue;
+			}
+			for (k = 0; k < npts[i]; k++)
+				mdkd_point_csv(stdout, &pts[i][k]);
+		}
+	} else if (mode == OUT_JSON) {
+		struct mdkd_json *j = mdkd_json_new(stdout);
+
+		mdkd_json_start_object(j);
+		mdkd_json_string_field(j, "trace", trace);
+		mdkd_json_uint_field(j, "windows", meta.windows);
+		mdkd_json_uint_field(j, "records", meta.records);
+		mdkd_json_string_field(j, "savings",
+				       flags & MDK_SAVINGS_PAPER ? "paper" :
+								   "occupancy");
+		if (target >= 0)
+			mdkd_json_double_field(j, "target", target);
+		mdkd_json_name(j, "policies");
+		mdkd_json_start_array(j);
+		for (i = 0; i < np; i++) {
+			mdkd_json_start_object(j);
+			mdkd_json_string_field(j, "policy",
+					       mdk_policy_name(pols[i]));
+			mdkd_json_uint_field(j, "settings", npts[i]);
+			if (target >= 0) {
+				long b = mdk_mpc_best(pts[i], npts[i], target);
+
+				mdkd_json_name(j, "best");
+				if (b >= 0)
+					mdkd_point_json(j, &pts[i][b]);
+				else
+					mdkd_json_null(j);
+			}
+			mdkd_json_name(j, "points");
+			mdkd_json_start_array(j);
+			for (k = 0; k < npts[i]; k++)
+				mdkd_point_json(j, &pts[i][k]);
+			mdkd_json_end_array(j);
+			mdkd_json_end_object(j);
+		}
+		mdkd_json_end_array(j);
+		mdkd_json_end_object(j);
+		mdkd_json_free(j);
+	} else if (target >= 0) {
+		char r[16];
+
+		printf("%s: %u windows, %" PRIu64 " records; savings: %s\n",
+		       trace, meta.windows, meta.records,
+		       flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+		printf("best setting with a max window promotion rate of at most %s:\n",
+		       mdkd_pct(target, r, sizeof(r)));
+		for (i = 0; i < np; i++) {
+			long b = mdk_mpc_best(pts[i], npts[i], target);
+
+			if (b >= 0)
+				human_point(&pts[i][b]);
+			else
+				printf("%-24s none (every setting exceeds the rate)\n",
+				       mdk_policy_name(pols[i]));
+		}
+	} else {
+		char r[16];
+		size_t t;
+
+		printf("%s: %u windows, %" PRIu64 " records; savings: %s\n",
+		       trace, meta.windows, meta.records,
+		       flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+		printf("best savings (setting) at a max window promotion rate of at most:\n");
+		printf("%-6s %9s", "policy", "settings");
+		for (t = 0;
+		     t < sizeof(table_targets) / sizeof(table_targets[0]); t++)
+			printf(" %20s",
+			       mdkd_pct(table_targets[t], r, sizeof(r)));
+		putchar('\n');
+		for (i = 0; i < np; i++) {
+			printf("%-6s %9zu", mdk_policy_name(pols[i]), npts[i]);
+			for (t = 0; t < sizeof(table_targets) /
+						sizeof(table_targets[0]);
+			     t++) {
+				long b = mdk_mpc_best(pts[i], npts[i],
+						      table_targets[t]);
+				char cell[64], set[48], *eq;
+
+				if (b < 0) {
+					printf(" %20s", "-");
+					continue;
+				}
+				mdkd_point_setting(&pts[i][b], set,
+						   sizeof(set));
+				eq = strchr(set, ':');
+				snprintf(cell, sizeof(cell), "%s %s",
+					 mdkd_pct(pts[i][b].savings, r,
+						  sizeof(r)),
+					 eq ? eq + 1 : set);
+				printf(" %20s", cell);
+			}
+			putchar('\n');
+		}
+	}
+	rc = 0;
+out:
+	for (i = 0; pts && i < np; i++)
+		free(pts[i]);
+	free(pts);
+	free(npts);
+	free_policies(pols, np);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int simulate_usage(void)
+{
+	fprintf(stderr,
+		"usage: mdkctl simulate TRACE --policy SPEC[,SPEC...] [--savings occupancy|paper]\n"
+		"                       [--csv | -j] [--windows]\n"
+		"SPEC: age:T=4, vmin:T=4, paw:P=2,wait=2, pace:P=4,A=2, opp:rho=0.01,\n"
+		"      lru:k=1000, opt:k=1000 (values may be grids: T=1-10, rho=0.01/0.02)\n");
+	return 2;
+}
+
+/* Simulate every setting of @p over @trace, SIM_GROUP settings a pass. */
+#define SIM_GROUP 16
+
+static int simulate_policy(const char *trace, struct mdk_policy *p,
+			   unsigned int flags, enum out_mode mode,
+			   bool per_window, struct mdkd_json *j)
+{
+	size_t ns, base, i;
+	uint32_t W;
+	char err[512];
+	int ret = 0;
+
+	{
+		struct trace_meta m;
+
+		if (trace_meta(trace, &m))
+			return -1;
+		W = m.windows;
+	}
+	if (mdk_policy_resolve(p, W, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return -1;
+	}
+	ns = mdk_policy_settings(p);
+	for (base = 0; base < ns && !ret; base += SIM_GROUP) {
+		size_t n = ns - base < SIM_GROUP ? ns - base : SIM_GROUP;
+		struct mdk_sim *sims[SIM_GROUP] = { 0 };
+		struct mdk_trace_reader *r = NULL;
+		struct mdk_trace_chunk c;
+
+		for (i = 0; i < n && !ret; i++)
+			ret = mdk_sim_new(p, base + i, flags, &sims[i], err,
+					  sizeof(err));
+		if (!ret)
+			ret = mdk_trace_reader_open(trace, MDK_TRACE_DENSE, &r,
+						    err, sizeof(err));
+		while (!ret && (ret = mdk_trace_reader_next(r, &c, err,
+							    sizeof(err))) > 0) {
+			ret = 0;
+			for (i = 0; i < n && !ret; i++)
+				ret = mdk_sim_add(sims[i], c.window, c.pages,
+						  c.n, err, sizeof(err));
+		}
+		for (i = 0; i < n && !ret; i++) {
+			struct mdk_point pt;
+
+			ret = mdk_sim_finish(sims[i], W, &pt, err, sizeof(err));
+			if (ret)
+				break;
+			if (mode == OUT_CSV)
+				mdkd_point_csv(stdout, &pt);
+			else if (mode == OUT_JSON)
+				mdkd_point_json(j, &pt);
+			else
+				human_point(&pt);
+			if (per_window && mode == OUT_HUMAN) {
+				struct mdk_sim_window sw;
+				uint32_t w;
+
+				printf("  %6s %10s %10s %10s %9s %10s\n",
+				       "window", "accessed", "footprint",
+				       "promoted", "rate", "reclaimed");
+				for (w = 0; !mdk_sim_window(sims[i], w, &sw);
+				     w++) {
+					char rb[16];
+
+					printf("  %6u %10" PRIu64 " %10" PRIu64
+					       " %10" PRIu64 " %9s %10" PRIu64
+					       "\n",
+					       w, sw.accessed, sw.footprint,
+					       sw.promotions,
+					       mdkd_pct(sw.rate, rb,
+							sizeof(rb)),
+					       sw.reclaimed);
+				}
+			}
+		}
+		for (i = 0; i < n; i++)
+			mdk_sim_free(sims[i]);
+		mdk_trace_reader_close(r);
+	}
+	if (ret) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Cache policies: their misses at the given sizes, as mdkctl mrc. */
+static int simulate_cache(const char *trace, struct mdk_policy *p,
+			  enum out_mode mode, struct mdkd_json *j)
+{
+	struct mdk_mrc_point *pts;
+	size_t n, i;
+	char err[512];
+
+	if (mdk_mrc_run(trace, &p, 1, &pts, &n, NULL, NULL, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (mode == OUT_CSV)
+			mdkd_mrc_csv(stdout, &pts[i]);
+		else if (mode == OUT_JSON)
+			mdkd_mrc_json(j, &pts[i]);
+		else
+			printf("%s:k=%-16" PRIu64 " misses %-12" PRIu64
+			       " miss ratio %.6g\n",
+			       pts[i].policy, pts[i].size, pts[i].misses,
+			       pts[i].miss_ratio);
+	}
+	free(pts);
+	return 0;
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "savings", required_argument, NULL, 's' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "windows", no_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct mdk_policy **pols = NULL;
+	enum out_mode mode = OUT_HUMAN;
+	struct mdkd_json *j = NULL;
+	const char *list = NULL;
+	bool per_window = false;
+	unsigned int flags = 0;
+	size_t np = 0, i, ncache = 0;
+	char err[512];
+	int opt, rc = 1;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			list = optarg;
+			break;
+		case 's':
+			if (parse_savings(optarg, &flags))
+				return 2;
+			break;
+		case 'c':
+			mode = OUT_CSV;
+			break;
+		case 'j':
+			mode = OUT_JSON;
+			break;
+		case 'w':
+			per_window = true;
+			break;
+		default:
+			return simulate_usage();
+		}
+	}
+	if (optind != argc - 1 || !list)
+		return simulate_usage();
+	if (mdk_policy_parse_list(list, &pols, &np, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: --policy: %s\n", err);
+		return 2;
+	}
+	for (i = 0; i < np; i++)
+		ncache += mdk_policy_kind(pols[i]) == MDK_POLICY_CACHE;
+	if (ncache && ncache != np) {
+		fprintf(stderr,
+			"mdkctl: --policy: simulate lru/opt apart from window policies (their outputs differ; see mdkctl mrc)\n");
+		free_policies(pols, np);
+		return 2;
+	}
+	if (mode == OUT_CSV)
+		puts(ncache ? MDKD_MRC_CSV_HEADER : MDKD_MPC_CSV_HEADER);
+	if (mode == OUT_JSON) {
+		j = mdkd_json_new(stdout);
+		mdkd_json_start_object(j);
+		mdkd_json_string_field(j, "trace", argv[optind]);
+		mdkd_json_string_field(j, "savings",
+				       flags & MDK_SAVINGS_PAPER ? "paper" :
+								   "occupancy");
+		mdkd_json_name(j, "points");
+		mdkd_json_start_array(j);
+	}
+	for (i = 0; i < np; i++) {
+		int ret = ncache ? simulate_cache(argv[optind], pols[i], mode,
+						  j) :
+				   simulate_policy(argv[optind], pols[i], flags,
+						   mode, per_window, j);
+
+		if (ret)
+			goto out;
+	}
+	rc = 0;
+out:
+	if (j) {
+		mdkd_json_end_array(j);
+		mdkd_json_end_object(j);
+		mdkd_json_free(j);
+	}
+	free_policies(pols, np);
+	return rc;
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mdkctl trace info|import|export: access-bit traces (.mdkt, see
+ * Documentation/trace-format.rst) and their CSV form.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <mdk/trace.h>
+
+#include "json.h"
+#include "mdkctl.h"
+#include "report.h"
+
+static int trace_usage(void)
+{
+	fprintf(stderr,
+		"usage: mdkctl trace info TRACE [-j] [--partial]\n"
+		"       mdkctl trace import CSV OUT.mdkt [--window-seconds S] [--page-size BYTES]\n"
+		"                           [--phys] [--desc TEXT]\n"
+		"       mdkctl trace export TRACE [OUT.csv]\n");
+	return 2;
+}
+
+static int trace_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "partial", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	unsigned int flags = MDK_TRACE_DENSE;
+	uint64_t umin = UINT64_MAX, umax = 0, nonempty = 0, records = 0;
+	const struct mdk_trace_info *info;
+	struct mdk_trace_reader *r;
+	struct mdk_trace_chunk c;
+	uint64_t u = 0, bytes = 0;
+	bool json = false;
+	char err[512];
+	struct stat st;
+	int opt, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'p':
+			flags |= MDK_TRACE_PARTIAL;
+			break;
+		default:
+			return trace_usage();
+		}
+	}
+	if (optind != argc - 1)
+		return trace_usage();
+	if (mdk_trace_reader_open(argv[optind], flags, &r, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return 1;
+	}
+	info = mdk_trace_reader_info(r);
+	/* Read every block: info also verifies the whole trace. */
+	while ((ret = mdk_trace_reader_next(r, &c, err, sizeof(err))) > 0) {
+		u += c.n;
+		if (!c.window_end)
+			continue;
+		umin = u < umin ? u : umin;
+		umax = u > umax ? u : umax;
+		nonempty += u > 0;
+		records += u;
+		u = 0;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		mdk_trace_reader_close(r);
+		return 1;
+	}
+	if (!stat(argv[optind], &st))
+		bytes = (uint64_t)st.st_size;
+	if (json) {
+		struct mdkd_json *j = mdkd_json_new(stdout);
+
+		mdkd_json_start_object(j);
+		mdkd_json_string_field(j, "file", argv[optind]);
+		mdkd_json_name(j, "version");
+		mdkd_json_start_array(j);
+		mdkd_json_uint(j, info->version_major);
+		mdkd_json_uint(j, info->version_minor);
+		mdkd_json_end_array(j);
+		mdkd_json_double_field(j, "window_seconds",
+				       (double)info->window_us / 1e6);
+		mdkd_json_uint_field(j, "page_size", info->page_size);
+		mdkd_json_uint_field(j, "flags", info->flags);
+		mdkd_json_bool_field(j, "physical",
+				     info->flags & MDK_TRACE_F_PHYS);
+		mdkd_json_uint_field(j, "start_us", info->start_us);
+		mdkd_json_string_field(j, "description", info->desc);
+		mdkd_json_bool_field(j, "indexed", info->indexed);
+		mdkd_json_uint_field(j, "windows", mdk_trace_reader_windows(r));
+		mdkd_json_uint_field(j, "records", records);
+		mdkd_json_uint_field(j, "pages", mdk_trace_reader_pages(r));
+		mdkd_json_uint_field(j, "nonempty_windows", nonempty);
+		mdkd_json_uint_field(j, "min_accessed",
+				     umin == UINT64_MAX ? 0 : umin);
+		mdkd_json_uint_field(j, "max_accessed", umax);
+		mdkd_json_uint_field(j, "bytes", bytes);
+		mdkd_json_end_object(j);
+		mdkd_json_free(j);
+	} else {
+		uint32_t W = mdk_trace_reader_windows(r);
+
+		printf("file         %s\n", argv[optind]);
+		printf("format       mdkt %u.%u, %s\n", info->version_major,
+		       info->version_minor,
+		       info->indexed ? "indexed" : "no index");
+		printf("description  %s\n", *info->desc ? info->desc : "-");
+		if (info->window_us)
+			printf("window       %g s\n",
+			       (double)info->window_us / 1e6);
+		else
+			printf("window       unknown\n");
+		if (info->page_size)
+			printf("page size    %u bytes%s\n", info->page_size,
+			       info->flags & MDK_TRACE_F_PHYS ?
+				       " (physical frames)" :
+				       "");
+		printf("windows      %u (%" PRIu64 " with accesses)\n", W,
+		       nonempty);
+		printf("records      %" PRIu64 " page accesses\n", records);
+		printf("pages        %" PRIu64 " distinct\n",
+		       (uint64_t)mdk_trace_reader_pages(r));
+		printf("accessed     %" PRIu64 " to %" PRIu64
+		       " pages a window, %.1f on average\n",
+		       umin == UINT64_MAX ? 0 : umin, umax,
+		       W ? (double)records / W : 0.0);
+		if (bytes)
+			printf("size         %" PRIu64
+			       " bytes (%.2f a record)\n",
+			       bytes,
+			       records ? (double)bytes / (double)records : 0.0);
+	}
+	mdk_trace_reader_close(r);
+	return 0;
+}
+
+static int trace_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "window-seconds", required_argument, NULL, 'w' },
+		{ "page-size", required_argument, NULL, 'p' },
+		{ "phys", no_argument, NULL, 'P' },
+		{ "desc", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct mdk_trace_writer_opts wo = { .window_us = 30000000,
+					    .page_size = 4096 };
+	unsigned long long v;
+	char err[512], *e;
+	double secs;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'w':
+			secs = strtod(optarg, &e);
+			if (*e || e == optarg || !(secs >= 0 && secs < 1e12)) {
+				fprintf(stderr,
+					"mdkctl: --window-seconds '%s': expected seconds (e.g. 30 or 0.5)\n",
+					optarg);
+				return 2;
+			}
+			wo.window_us = (uint64_t)llround(secs * 1e6);
+			break;
+		case 'p':
+			if (mdkd_parse_count(optarg, &v) || v > UINT32_MAX) {
+				fprintf(stderr,
+					"mdkctl: --page-size '%s': expected bytes (e.g. 4096 or 2M)\n",
+					optarg);
+				return 2;
+			}
+			wo.page_size = (uint32_t)v;
+			break;
+		case 'P':
+			wo.flags |= MDK_TRACE_F_PHYS;
+			break;
+		case 'd':
+			wo.desc = optarg;
+			break;
+		default:
+			return trace_usage();
+		}
+	}
+	if (optind != argc - 2)
+		return trace_usage();
+	if (!wo.desc)
+		wo.desc = argv[optind];
+	if (mdk_trace_import_csv(argv[optind], argv[optind + 1], &wo, err,
+				 sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+static int trace_export(int argc, char **argv)
+{
+	char err[512];
+	FILE *out = stdout;
+	int ret;
+
+	if (argc < 2 || argc > 3 || argv[1][0] == '-')
+		return trace_usage();
+	if (argc == 3 && strcmp(argv[2], "-")) {
+		out = fopen(argv[2], "we");
+		if (!out) {
+			perror(argv[2]);
+			return 1;
+		}
+	}
+	ret = mdk_trace_export_csv(argv[1], out, err, sizeof(err));
+	if (out != stdout && fclose(out) && !ret) {
+		snprintf(err, sizeof(err), "%s: write error", argv[2]);
+		ret = -1;
+	}
+	if (ret) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+static int trace_help(int argc, char **argv)
+{
+	trace_usage();
+	return 0;
+}
+
+static const struct mdkctl_cmd trace_cmds[] = {
+	{ "info", trace_info, "header, index and statistics of a trace" },
+	{ "import", trace_import, "convert window,page CSV to a trace" },
+	{ "export", trace_export, "write a trace as window,page CSV" },
+	{ "help", trace_help, "show usage" },
+	{ 0 },
+};
+
+int cmd_trace(int argc, char **argv)
+{
+	return mdkctl_dispatch(trace_cmds, "trace", argc - 1, argv + 1);
+}

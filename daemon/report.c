@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Output of mdkctl's analysis commands (see report.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+
+#include "report.h"
+
+static bool is_fraction_policy(const char *policy)
+{
+	return !strcmp(policy, "opp");
+}
+
+/* p1 and p2 as their policy writes them: integers or a fraction. */
+static void put_param(FILE *f, const char *policy, double v, bool frac)
+{
+	if (frac || is_fraction_policy(policy))
+		fprintf(f, "%.10g", v);
+	else
+		fprintf(f, "%.0f", v);
+}
+
+void mdkd_point_csv(FILE *f, const struct mdk_point *p)
+{
+	fprintf(f, "%s,", p->policy);
+	put_param(f, p->policy, p->p1, false);
+	fputc(',', f);
+	if (p->has_p2)
+		put_param(f, "", p->p2, false);
+	fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%" PRIu64 "\n", p->max_rate,
+		p->mean_rate, p->p99_rate, p->savings, p->promotions);
+}
+
+static const char *const p1_key[][2] = {
+	{ "age", "T" },	 { "vmin", "T" },  { "paw", "P" },
+	{ "pace", "P" }, { "opp", "rho" },
+};
+
+static const char *param_key(const char *policy, int which)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(p1_key) / sizeof(p1_key[0]); i++)
+		if (!strcmp(p1_key[i][0], policy))
+			return which == 1	      ? p1_key[i][1] :
+			       !strcmp(policy, "paw") ? "wait" :
+							"A";
+	return which == 1 ? "p1" : "p2";
+}
+
+void mdkd_point_setting(const struct mdk_point *p, char *buf, size_t len)
+{
+	if (is_fraction_policy(p->policy))
+		snprintf(buf, len, "%s:%s=%g", p->policy,
+			 param_key(p->policy, 1), p->p1);
+	else if (p->has_p2)
+		snprintf(buf, len, "%s:%s=%.0f,%s=%.0f", p->policy,
+			 param_key(p->policy, 1), p->p1,
+			 param_key(p->policy, 2), p->p2);
+	else
+		snprintf(buf, len, "%s:%s=%.0f", p->policy,
+			 param_key(p->policy, 1), p->p1);
+}
+
+void mdkd_point_json(struct mdkd_json *j, const struct mdk_point *p)
+{
+	char set[64];
+
+	mdkd_point_setting(p, set, sizeof(set));
+	mdkd_json_start_object(j);
+	mdkd_json_string_field(j, "policy", p->policy);
+	mdkd_json_string_field(j, "setting", set);
+	mdkd_json_double_field(j, "p1", p->p1);
+	if (p->has_p2)
+		mdkd_json_double_field(j, "p2", p->p2);
+	else
+		mdkd_json_null_field(j, "p2");
+	mdkd_json_double_field(j, "max_rate", p->max_rate);
+	mdkd_json_double_field(j, "mean_rate", p->mean_rate);
+	mdkd_json_double_field(j, "p99_rate", p->p99_rate);
+	mdkd_json_double_field(j, "savings", p->savings);
+	mdkd_json_uint_field(j, "promotions", p->promotions);
+	mdkd_json_uint_field(j, "saved_page_windows", p->saved);
+	mdkd_json_uint_field(j, "footprint_page_windows", p->footprint);
+	mdkd_json_end_object(j);
+}
+
+void mdkd_mrc_csv(FILE *f, const struct mdk_mrc_point *p)
+{
+	fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.10g\n", p->policy, p->size,
+		p->misses, p->miss_ratio);
+}
+
+void mdkd_mrc_json(struct mdkd_json *j, const struct mdk_mrc_point *p)
+{
+	mdkd_json_start_object(j);
+	mdkd_json_string_field(j, "policy", p->policy);
+	mdkd_json_uint_field(j, "size", p->size);
+	mdkd_json_uint_field(j, "misses", p->misses);
+	mdkd_json_double_field(j, "miss_ratio", p->miss_ratio);
+	mdkd_json_end_object(j);
+}
+
+/* A gnuplot single-quoted string: '' stands for a quote. */
+static void gp_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		if (*s != '\n')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static const char *policy_colour(const char *name, size_t i)
+{
+	static const char *const names[] = { "age", "vmin", "paw", "pace",
+					     "opp" };
+	static const char *const colours[] = { "#1f77b4", "#ff7f0e", "#2ca02c",
+					       "#d62728", "#9467bd", "#8c564b",
+					       "#e377c2", "#7f7f7f" };
+	size_t k;
+
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(names[k], name))
+			return colours[k];
+	return colours[(5 + i) % 8];
+}
+
+int mdkd_plot_mpc(const char *path, const char *title,
+		  const struct mdkd_curve *curves, size_t n, double target,
+		  char *err, size_t errlen)
+{
+	const char *ext = strrchr(path, '.'), *term;
+	FILE *gp;
+	size_t i, k;
+	int status;
+
+	if (ext && !strcasecmp(ext, ".svg"))
+		term = "svg size 960,640 dynamic background rgb 'white' font 'sans,12'";
+	else if (ext && !strcasecmp(ext, ".png"))
+		term = "pngcairo size 960,640 font 'sans,11'";
+	else {
+		snprintf(err, errlen,
+			 "%s: expected a plot file ending in .svg or .png",
+			 path);
+		return -EINVAL;
+	}
+	fflush(NULL);
+	gp = popen("gnuplot", "w");
+	if (!gp) {
+		snprintf(err, errlen, "gnuplot: %s", strerror(errno));
+		return -errno;
+	}
+	fprintf(gp, "set terminal %s\nset output ", term);
+	gp_quote(gp, path);
+	fputs("\nset title ", gp);
+	gp_quote(gp, title);
+	fputs(" noenhanced\n"
+	      "set xlabel 'max window promotion rate (promotions / accessed pages)'\n"
+	      "set ylabel 'savings (fraction of footprint page-windows)'\n"
+	      "set key outside right top noenhanced\n"
+	      "set grid\nset yrange [0:*]\n",
+	      gp);
+	if (target >= 0) {
+		fprintf(gp, "set xrange [0:%.10g]\n",
+			target > 0 ? fmin(1, 3 * target) : 0.01);
+		fprintf(gp,
+			"set arrow from %.10g, graph 0 to %.10g, graph 1 nohead dt 2 lc rgb 'gray40'\n",
+			target, target);
+	} else {
+		fputs("set xrange [0:*]\n", gp);
+	}
+	for (i = 0; i < n; i++) {
+		fprintf(gp, "$d%zu << EOD\n", i);
+		for (k = 0; k < curves[i].n; k++)
+			fprintf(gp, "%.10g %.10g\n", curves[i].pts[k].max_rate,
+				curves[i].pts[k].savings);
+		fputs("EOD\n", gp);
+	}
+	/*
+	 * The largest grids first (PACE's thousands of points), so that the
+	 * sparser curves are drawn over them and stay visible.
+	 */
+	fputs("plot ", gp);
+	for (k = 0; k < n; k++) {
+		size_t j, big = n;
+
+		for (j = 0; j < n; j++) {
+			size_t before = 0, m;
+
+			for (m = 0; m < n; m++)
+				before += curves[m].n > curves[j].n ||
+					  (curves[m].n == curves[j].n && m < j);
+			if (before == k)
+				big = j;
+		}
+		fprintf(gp,
+			"%s$d%zu using 1:2 with points pt 7 ps %s lc rgb '%s' title ",
+			k ? ", " : "", big,
+			curves[big].n > 1000 ? "0.4" : "0.6",
+			policy_colour(curves[big].name, big));
+		gp_quote(gp, curves[big].name);
+	}
+	fputs("\n", gp);
+	status = pclose(gp);
+	if (status == -1) {
+		snprintf(err, errlen, "gnuplot: %s", strerror(errno));
+		return -errno;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		snprintf(
+			err, errlen,
+			"gnuplot not found: install gnuplot-nox (tests/install-deps.sh)");
+		return -ENOENT;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(err, errlen, "gnuplot failed (status %d) writing %s",
+			 status, path);
+		return -EIO;
+	}
+	return 0;
+}
+
+int mdkd_parse_fraction(const char *s, double *out)
+{
+	char *e;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &e);
+	if (errno || e == s)
+		return -EINVAL;
+	if (*e == '%') {
+		v /= 100;
+		e++;
+	}
+	if (*e || !(v >= 0 && v <= 1))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int mdkd_parse_count(const char *s, unsigned long long *out)
+{
+	unsigned long long v, mul = 1;
+	char *e;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	if (errno || e == s)
+		return -EINVAL;
+	switch (*e) {
+	case 'K':
+	case 'k':
+		mul = 1ull << 10;
+		e++;
+		break;
+	case 'M':
+	case 'm':
+		mul = 1ull << 20;
+		e++;
+		break;
+	case 'G':
+	case 'g':
+		mul = 1ull << 30;
+		e++;
+		break;
+	}
+	if (*e || v > UINT64_MAX / mul)
+		return -EINVAL;
+	*out = v * mul;
+	return 0;
+}
+
+const char *mdkd_pct(double x, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.3g%%", 100 * x);
+	return buf;
+}

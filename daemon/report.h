@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef MDKD_REPORT_H
+#define MDKD_REPORT_H
+
+/*
+ * Output shared by mdkctl's analysis commands (mpc, simulate, mrc): the
+ * CSV rows and JSON objects of operating points, human tables, and MPC
+ * scatter plots drawn by gnuplot.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <mdk/mpc.h>
+#include <mdk/mrc.h>
+
+#include "json.h"
+
+/* The exact CSV header of mdkctl mpc and mdkctl simulate. */
+#define MDKD_MPC_CSV_HEADER \
+	"policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions"
+/* The exact CSV header of mdkctl mrc. */
+#define MDKD_MRC_CSV_HEADER "policy,size,misses,miss_ratio"
+
+/* One CSV row of @p (p1 and p2 in their units: windows, or a fraction). */
+void mdkd_point_csv(FILE *f, const struct mdk_point *p);
+/* One JSON object of @p. */
+void mdkd_point_json(struct mdkd_json *j, const struct mdk_point *p);
+/* "age:T=4", "paw:P=3,wait=2", "opp:rho=0.001" for @p. */
+void mdkd_point_setting(const struct mdk_point *p, char *buf, size_t len);
+
+void mdkd_mrc_csv(FILE *f, const struct mdk_mrc_point *p);
+void mdkd_mrc_json(struct mdkd_json *j, const struct mdk_mrc_point *p);
+
+/* One policy's curve, for plots. */
+struct mdkd_curve {
+	const char *name;
+	const struct mdk_point *pts;
+	size_t n;
+};
+
+/*
+ * mdkd_plot_mpc() - scatter plot (points only, one colour per policy) of
+ * the curves into @path, SVG or PNG by its extension, with gnuplot.
+ * @target >= 0 draws the rate limit as a dashed line and zooms the x axis
+ * to 3 x @target.  Returns 0, -EINVAL (extension) or -errno, with a
+ * message in @err.
+ */
+int mdkd_plot_mpc(const char *path, const char *title,
+		  const struct mdkd_curve *curves, size_t n, double target,
+		  char *err, size_t errlen);
+
+/*
+ * mdkd_parse_fraction() - "0.01", "1%" or "1e-3" as a fraction in [0, 1];
+ * 0 or -EINVAL.
+ */
+int mdkd_parse_fraction(const char *s, double *out);
+
+/* mdkd_parse_count() - an unsigned count with K, M, G (1024) suffixes. */
+int mdkd_parse_count(const char *s, unsigned long long *out);
+
+/* mdkd_pct() - @x as a percentage with 3 significant digits, in @buf. */
+const char *mdkd_pct(double x, char *buf, size_t len);
+
+#endif /* MDKD_REPORT_H */

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libmdk internals shared between its sources: never installed, never
+ * exported (everything declared here has hidden visibility, so the
+ * version script's mdk_* pattern does not reach it).
+ */
+#ifndef MDK_INTERNAL_H
+#define MDK_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mdk/policy.h>
+
+#pragma GCC visibility push(hidden)
+
+#define MDK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MDK_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MDK_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#define mdk_likely(x) __builtin_expect(!!(x), 1)
+#define mdk_unlikely(x) __builtin_expect(!!(x), 0)
+
+/*
+ * mdk__err() - format a message into the caller's buffer (if any) and
+ * return @ret, so that "return mdk__err(err, errlen, -EINVAL, ...)" both
+ * explains and fails.
+ */
+int mdk__err(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int mdk__verr(char *err, size_t errlen, int ret, const char *fmt, va_list ap);
+
+/* Grow *@p (of *@cap elements of @size bytes) to hold at least @need. */
+int mdk__grow(void **p, size_t *cap, size_t need, size_t size);
+
+/*
+ * The page map: 64-bit page ids to compact indices.  Ids are grouped in
+ * leaves of 64 consecutive ids; a leaf seen for the first time gets the
+ * next 64 indices, so the index of a page is stable, below 64 x the
+ * leaves seen, and for clustered ids about as dense as the pages and in
+ * id order (see pagemap.c).
+ */
+struct mdk_pagemap;
+
+struct mdk_pagemap *mdk__pagemap_new(void);
+void mdk__pagemap_free(struct mdk_pagemap *pm);
+/* Map @n ids to @out; returns 0 or -E2BIG (over 2^26 leaves), -ENOMEM. */
+int mdk__pagemap_map(struct mdk_pagemap *pm, const uint64_t *ids, size_t n,
+		     uint32_t *out);
+/* Distinct pages seen; indices handed out (64 per leaf). */
+uint32_t mdk__pagemap_pages(const struct mdk_pagemap *pm);
+uint64_t mdk__pagemap_slots(const struct mdk_pagemap *pm);
+
+/* Unsigned LEB128: at most 10 bytes for 64 bits. */
+static inline size_t mdk__uleb_put(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/* 64-bit multiplicative hash (the finaliser of splitmix64). */
+static inline uint64_t mdk__hash64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+/* Little-endian loads and stores (the trace format is little-endian). */
+static inline void mdk__put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void mdk__put32(uint8_t *p, uint32_t v)
+{
+	mdk__put16(p, (uint16_t)v);
+	mdk__put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static inline void mdk__put64(uint8_t *p, uint64_t v)
+{
+	mdk__put32(p, (uint32_t)v);
+	mdk__put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint16_t mdk__get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static inline uint32_t mdk__get32(const uint8_t *p)
+{
+	return mdk__get16(p) | ((uint32_t)mdk__get16(p + 2) << 16);
+}
+
+static inline uint64_t mdk__get64(const uint8_t *p)
+{
+	return mdk__get32(p) | ((uint64_t)mdk__get32(p + 4) << 32);
+}
+
+/* Strict unsigned parsing: decimal or 0x hex, the whole string. */
+int mdk__parse_u64(const char *s, uint64_t *out);
+
+/* ------------------------------------------------------------------ */
+/* Policies (policy.c, policy/<name>.c) */
+
+#define MDK_MAX_PARAMS 2
+#define MDK_MAX_GRID 1000000u
+
+/* A sorted list of distinct parameter values. */
+struct mdk_grid {
+	size_t n;
+	uint64_t *v;
+};
+
+enum mdk_param_type {
+	MDK_PARAM_WINDOWS, /* a count of windows */
+	MDK_PARAM_FRACTION, /* a fraction, kept in parts per million */
+	MDK_PARAM_PAGES, /* a count of pages */
+};
+
+struct mdk_param_desc {
+	const char *key;
+	const char *help;
+	enum mdk_param_type type;
+	uint64_t min, max; /* in the stored unit */
+	/* Default grid for a trace of @n windows (or pages); NULL: required. */
+	int (*dflt)(uint64_t n, struct mdk_grid *g);
+};
+
+/* Returned by wait() when the policy keeps the page for the interval. */
+#define MDK_KEEP INT64_MAX
+
+/* How an MPC generator bins a parameter (struct mdk_policy_ops.gen_*). */
+#define MDK_GEN_NONE (-1) /* the dimension is not used: one bin */
+#define MDK_GEN_EXACT (-2) /* one bin per value (OPP's gaps) */
+
+struct mdk_gen;
+
+/*
+ * One policy.  Every hook is optional and guarded by its caller: a policy
+ * without wait() cannot be simulated by sim.c, one without gen_row() has no
+ * single-pass MPC, and so on.
+ */
+struct mdk_policy_ops {
+	const char *name;
+	const char *help;
+	enum mdk_policy_kind kind;
+	unsigned int nparams;
+	struct mdk_param_desc params[MDK_MAX_PARAMS];
+
+	/*
+	 * wait() - the wait d of an interval of length @len (a gap, or a tail
+	 * with @tail) after an access whose prior reuse distance is @reuse
+	 * (0: the access was the page's first), or MDK_KEEP.  Setting @v.
+	 */
+	int64_t (*wait)(const uint64_t *v, uint32_t reuse, uint32_t len,
+			bool tail);
+	/* budget() - promotions allowed in a window of @accessed pages. */
+	uint64_t (*budget)(const uint64_t *v, uint64_t accessed);
+
+	/*
+	 * MPC generator.  Intervals are binned by prior reuse distance along
+	 * parameter gen_r and by gap (or tail) length along parameter gen_g:
+	 * for a grid x_0 < ... < x_{m-1} a reuse r falls in bin #{i: x_i < r}
+	 * (so "r > x_i" is "bin > i"), a gap g in bin #{j: x_j <= g} ("g >=
+	 * x_j" is "bin > j").  See mpc.c.
+	 */
+	int gen_r, gen_g;
+	/*
+	 * gen_row() - from one window's row (@S: its 2-D suffix sums, see
+	 * struct mdk_gen) and its @accessed count, the promotions of every
+	 * setting into @prom[] (overwrite) and any savings into @saved[] (add).
+	 */
+	void (*gen_row)(const struct mdk_gen *g, const uint64_t *S,
+			const uint32_t *row, uint64_t accessed, uint64_t *prom,
+			uint64_t *saved);
+	/*
+	 * gen_saved() - add every setting's saved page-windows from the 2-D
+	 * suffix sums of gap counts @Gc and gap lengths @Gs and of tail counts
+	 * @Tc and lengths @Ts over the horizon.
+	 */
+	void (*gen_saved)(const struct mdk_gen *g, const uint64_t *Gc,
+			  const uint64_t *Gs, const uint64_t *Tc,
+			  const uint64_t *Ts, uint64_t *saved);
+
+	/*
+	 * Cache policies (LRU, OPT), driven by mrc.c: cache_new() makes the
+	 * state, cache_refs() takes @n references (dense page indices) in
+	 * order, cache_misses() fills the misses of every setting of @p (its
+	 * k grid resolved against the distinct pages) once at the end.
+	 * Return 0 or -ENOMEM / -E2BIG.
+	 */
+	int (*cache_new)(void **state);
+	int (*cache_refs)(void *state, const uint32_t *pages, size_t n);
+	int (*cache_misses)(void *state, const struct mdk_policy *p,
+			    uint64_t *misses);
+	void (*cache_free)(void *state);
+};
+
+struct mdk_policy {
+	const struct mdk_policy_ops *ops;
+	struct mdk_grid grid[MDK_MAX_PARAMS];
+	bool given[MDK_MAX_PARAMS];
+	bool resolved;
+};
+
+/* Grid helpers for the default grids. */
+int mdk__grid_range(struct mdk_grid *g, uint64_t lo, uint64_t hi,
+		    uint64_t step);
+int mdk__grid_logspace(struct mdk_grid *g, uint64_t lo, uint64_t hi, size_t n);
+int mdk__grid_one(struct mdk_grid *g, uint64_t v);
+int mdk__grid_thresholds(uint64_t windows, struct mdk_grid *g);
+
+/* The registered policies (policy.c's table). */
+extern const struct mdk_policy_ops mdk_policy_age;
+extern const struct mdk_policy_ops mdk_policy_vmin;
+extern const struct mdk_policy_ops mdk_policy_paw;
+extern const struct mdk_policy_ops mdk_policy_pace;
+extern const struct mdk_policy_ops mdk_policy_opp;
+extern const struct mdk_policy_ops mdk_policy_lru;
+extern const struct mdk_policy_ops mdk_policy_opt;
+
+/* ------------------------------------------------------------------ */
+/* MPC generators (mpc.c) */
+
+/*
+ * The binned histograms of one generator.  Cells are nr x ng (r-bin major);
+ * 2-D suffix sums are (nr + 1) x (ng + 1) with a zero last row and column:
+ * S[i * (ng + 1) + j] = sum of cells (i', j') with i' >= i and j' >= j.
+ */
+struct mdk_gen {
+	const struct mdk_policy *pol;
+	uint32_t cap; /* windows the ring holds */
+	uint32_t nr, ng; /* bins */
+	uint32_t cells; /* nr * ng */
+	const struct mdk_grid *rgrid, *ggrid; /* NULL for MDK_GEN_NONE/EXACT */
+	size_t n1; /* values of the second parameter (1 if none) */
+	size_t nset; /* settings */
+	uint64_t *scratch; /* cap + 2 words gen_row() may use */
+};
+
+/* S index for bins (i, j) of generator @g. */
+static inline size_t mdk__S(const struct mdk_gen *g, uint32_t i, uint32_t j)
+{
+	return (size_t)i * (g->ng + 1) + j;
+}
+
+#pragma GCC visibility pop
+
+#endif /* MDK_INTERNAL_H */

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Description: mdkctl's output helpers (daemon/json.c, daemon/report.c):
+ * JSON structure and escaping, the exact CSV columns of a point, number
+ * parsing, and an MPC scatter plot written by gnuplot.
+ */
+#include <sys/stat.h>
+
+#include "json.h"
+#include "mdk_test.h"
+#include "report.h"
+
+static char *capture(void (*fn)(FILE *f))
+{
+	static char buf[4096];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	ck_assert_ptr_nonnull(f);
+	fn(f);
+	fclose(f);
+	return buf;
+}
+
+static void json_doc(FILE *f)
+{
+	struct mdkd_json *j = mdkd_json_new(f);
+
+	mdkd_json_start_object(j);
+	mdkd_json_string_field(j, "s", "a\"b\\c\n\x01");
+	mdkd_json_uint_field(j, "u", 18446744073709551615ull);
+	mdkd_json_double_field(j, "d", 0.25);
+	mdkd_json_double_field(j, "nan", NAN);
+	mdkd_json_name(j, "a");
+	mdkd_json_start_array(j);
+	mdkd_json_int(j, -3);
+	mdkd_json_bool(j, true);
+	mdkd_json_null(j);
+	mdkd_json_start_object(j);
+	mdkd_json_end_object(j);
+	mdkd_json_end_array(j);
+	mdkd_json_end_object(j);
+	mdkd_json_free(j);
+}
+
+START_TEST(test_report_json)
+{
+	ck_assert_str_eq(
+		capture(json_doc),
+		"{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"u\":18446744073709551615,"
+		"\"d\":0.25,\"nan\":null,\"a\":[-3,true,null,{}]}\n");
+}
+END_TEST
+
+static void csv_rows(FILE *f)
+{
+	struct mdk_point a = { .policy = "paw",
+			       .p1 = 3,
+			       .p2 = 2,
+			       .has_p2 = true,
+			       .max_rate = 0.5,
+			       .mean_rate = 0.125,
+			       .p99_rate = 0.25,
+			       .savings = 0.1,
+			       .promotions = 7 };
+	struct mdk_point b = { .policy = "opp",
+			       .p1 = 0.001,
+			       .max_rate = 0.001,
+			       .savings = 1.0 / 3,
+			       .promotions = 1 };
+	struct mdk_mrc_point m = {
+		.policy = "lru", .size = 64, .misses = 10, .miss_ratio = 0.5
+	};
+
+	fputs(MDKD_MPC_CSV_HEADER "\n", f);
+	mdkd_point_csv(f, &a);
+	mdkd_point_csv(f, &b);
+	fputs(MDKD_MRC_CSV_HEADER "\n", f);
+	mdkd_mrc_csv(f, &m);
+}
+
+START_TEST(test_report_csv)
+{
+	struct mdk_point p = {
+		.policy = "pace", .p1 = 4, .p2 = 9, .has_p2 = true
+	};
+	char set[64];
+
+	ck_assert_str_eq(
+		capture(csv_rows),
+		"policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions\n"
+		"paw,3,2,0.5,0.125,0.25,0.1,7\n"
+		"opp,0.001,,0.001,0,0,0.3333333333,1\n"
+		"policy,size,misses,miss_ratio\n"
+		"lru,64,10,0.5\n");
+	mdkd_point_setting(&p, set, sizeof(set));
+	ck_assert_str_eq(set, "pace:P=4,A=9");
+}
+END_TEST
+
+START_TEST(test_report_parse)
+{
+	unsigned long long c;
+	double f;
+
+	ck_assert(!mdkd_parse_fraction("0.02", &f) && f == 0.02);
+	ck_assert(!mdkd_parse_fraction("2%", &f) && f == 0.02);
+	ck_assert(!mdkd_parse_fraction("1e-3", &f) && f == 0.001);
+	ck_assert_int_eq(mdkd_parse_fraction("2", &f), -EINVAL);
+	ck_assert_int_eq(mdkd_parse_fraction("x", &f), -EINVAL);
+	ck_assert_int_eq(mdkd_parse_fraction("-1%", &f), -EINVAL);
+	ck_assert(!mdkd_parse_count("4M", &c) && c == 4ull << 20);
+	ck_assert(!mdkd_parse_count("12", &c) && c == 12);
+	ck_assert_int_eq(mdkd_parse_count("4X", &c), -EINVAL);
+	ck_assert_int_eq(mdkd_parse_count("-4", &c), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_report_plot)
+{
+	struct mdk_point pts[3] = {
+		{ .policy = "age", .max_rate = 0.01, .savings = 0.2 },
+		{ .policy = "age", .max_rate = 0.02, .savings = 0.3 },
+		{ .policy = "age", .max_rate = 0.04, .savings = 0.35 },
+	};
+	struct mdkd_curve c[2] = { { "age", pts, 3 }, { "opp", pts, 2 } };
+	char dir[] = "/tmp/mdk-plot-XXXXXX", svg[64], png[64], bad[64],
+	     err[256];
+	struct stat st;
+	char head[8] = { 0 };
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(svg, sizeof(svg), "%s/m.svg", dir);
+	snprintf(png, sizeof(png), "%s/m.png", dir);
+	snprintf(bad, sizeof(bad), "%s/m.pdf", dir);
+	ck_assert_msg(!mdkd_plot_mpc(svg, "it's a test", c, 2, 0.02, err,
+				     sizeof(err)),
+		      "%s", err);
+	ck_assert_msg(!mdkd_plot_mpc(png, "t", c, 2, -1, err, sizeof(err)),
+		      "%s", err);
+	ck_assert(!stat(svg, &st) && st.st_size > 500);
+	f = fopen(png, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fread(head, 1, 4, f), 4);
+	fclose(f);
+	ck_assert(!memcmp(head, "\x89PNG", 4));
+	ck_assert_int_eq(mdkd_plot_mpc(bad, "t", c, 2, -1, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err,
+			     "expected a plot file ending in .svg or .png"),
+		      "%s", err);
+	unlink(svg);
+	unlink(png);
+	rmdir(dir);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_report_json);
+	tcase_add_test(tc, test_report_csv);
+	tcase_add_test(tc, test_report_parse);
+	tcase_add_test(tc, test_report_plot);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+MDK_UNIT_MAIN(report_suite)
