@@ -3,9 +3,11 @@
 # hold main(); mdkctl's commands are daemon/cmd_<object>.c; everything else
 # in daemon/ is shared by both (and by the unit tests) through libmdkd.a.
 
-DAEMON_PKGS := liburing libcgroup libsystemd inih libbpf numa
+DAEMON_PKGS := liburing libcgroup libsystemd inih json-c libbpf numa
+# Messages are snprintf'ed into fixed buffers on purpose: a long path may
+# cut a message short, never overflow it.
 EXTRA_CFLAGS_daemon/ := $(shell $(PKG_CONFIG) --cflags $(DAEMON_PKGS) 2>/dev/null) \
-	-I$(BPF_SKEL_DIR)
+	-I$(BPF_SKEL_DIR) -Wno-format-truncation
 DAEMON_LIBS := $(shell $(PKG_CONFIG) --libs $(DAEMON_PKGS) 2>/dev/null) -lelf -lz -lm -lpthread
 
 MDKCTL_SRCS := daemon/mdkctl.c $(wildcard daemon/cmd_*.c)
