@@ -5,9 +5,9 @@
 
 DAEMON_PKGS := liburing libcgroup libsystemd inih json-c libbpf numa
 # Messages are snprintf'ed into fixed buffers on purpose: a long path may
-# cut a message short, never overflow it.
+# cut a message short, never overflow it.  (clang lacks the option.)
 EXTRA_CFLAGS_daemon/ := $(shell $(PKG_CONFIG) --cflags $(DAEMON_PKGS) 2>/dev/null) \
-	-I$(BPF_SKEL_DIR) -Wno-format-truncation
+	-I$(BPF_SKEL_DIR) -Wno-format-truncation -Wno-unknown-warning-option
 DAEMON_LIBS := $(shell $(PKG_CONFIG) --libs $(DAEMON_PKGS) 2>/dev/null) -lelf -lz -lm -lpthread
 
 MDKCTL_SRCS := daemon/mdkctl.c $(wildcard daemon/cmd_*.c)

@@ -494,11 +494,13 @@ static void record(struct parse_state *ps, int code, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void section_header(struct parse_state *ps, char *line)
+static void section_header(struct parse_state *ps, const char *line)
 {
-	char *close = strchr(line, ']'), *rest, *name, *end;
+	const char *close = strchr(line, ']'), *rest, *p;
+	char name[MDKD_CGROUP_PATH_MAX + 16], *n, *e;
 	struct mdkd_section *s;
 	char why[256];
+	size_t len;
 
 	if (!close) {
 		record(ps, -EINVAL, "expected ']' to close the section header");
@@ -510,30 +512,31 @@ static void section_header(struct parse_state *ps, char *line)
 		record(ps, -EINVAL, "unexpected text after ']'");
 		return;
 	}
-	*close = '\0';
-	for (name = line + 1; *name == ' ' || *name == '\t'; name++)
+	/* A copy: inih parses the same line after us. */
+	for (p = line + 1; *p == ' ' || *p == '\t'; p++)
 		;
-	for (end = close; end > name && (end[-1] == ' ' || end[-1] == '\t');)
-		*--end = '\0';
+	len = (size_t)(close - p);
+	if (len >= sizeof(name))
+		len = sizeof(name) - 1;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	for (e = name + len; e > name && (e[-1] == ' ' || e[-1] == '\t');)
+		*--e = '\0';
 	if (!strcmp(name, "global")) {
 		ps->section = -1;
-		*close = ']';
 		return;
 	}
+	ps->section = -2;
 	if (strncmp(name, "cgroup", 6) || (name[6] != ' ' && name[6] != '\t')) {
 		record(ps, -EINVAL,
 		       "unknown section [%s]: expected [global] or [cgroup PATH]",
 		       name);
-		ps->section = -2;
-		*close = ']';
 		return;
 	}
-	for (name += 6; *name == ' ' || *name == '\t'; name++)
+	for (n = name + 6; *n == ' ' || *n == '\t'; n++)
 		;
-	if (mdkd_cgroup_path_check(name, true, why, sizeof(why))) {
-		record(ps, -EINVAL, "[cgroup %s]: %s", name, why);
-		ps->section = -2;
-		*close = ']';
+	if (mdkd_cgroup_path_check(n, true, why, sizeof(why))) {
+		record(ps, -EINVAL, "[cgroup %s]: %s", n, why);
 		return;
 	}
 	s = realloc(ps->cfg->sections, (ps->cfg->nsections + 1) * sizeof(*s));
@@ -544,7 +547,7 @@ static void section_header(struct parse_state *ps, char *line)
 	ps->cfg->sections = s;
 	s += ps->cfg->nsections;
 	memset(s, 0, sizeof(*s));
-	s->pattern = strdup(name);
+	s->pattern = strdup(n);
 	if (!s->pattern) {
 		record(ps, -ENOMEM, "out of memory");
 		return;
@@ -552,7 +555,6 @@ static void section_header(struct parse_state *ps, char *line)
 	s->line = ps->line;
 	s->set = ps->cfg->defaults; /* overlaid per mask, never read whole */
 	ps->section = (int)ps->cfg->nsections++;
-	*close = ']';
 }
 
 /* inih's line source: one line of the buffer per call, counted. */

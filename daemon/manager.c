@@ -29,6 +29,7 @@ static void read_done(struct mdkd_op *op, int res);
 static void act_write_done(struct mdkd_op *op, int res);
 static void record_kick(struct mdkd *d);
 static int record_open(struct mdkd *d);
+static void prom_flush(struct mdkd *d);
 
 static uint64_t now_us(struct mdkd *d)
 {
@@ -868,6 +869,11 @@ static void prom_done(struct mdkd *d, int res, const char *what)
 		return;
 	close(d->prom_fd);
 	d->prom_fd = -1;
+	/* Metrics changed while the last file was being written. */
+	if (d->prom_dirty) {
+		d->prom_dirty = false;
+		prom_flush(d);
+	}
 }
 
 static void prom_write_done(struct mdkd_op *op, int res)
@@ -899,8 +905,12 @@ static void prom_flush(struct mdkd *d)
 	const char *path = d->cfg->global.prometheus_file;
 	struct io_uring_sqe *sqe;
 
-	if (!*path || d->prom_pending)
+	if (!*path)
 		return;
+	if (d->prom_pending) {
+		d->prom_dirty = true;
+		return;
+	}
 	mdkd_buf_reset(&d->prom);
 	mdkd_prometheus_text(d, &d->prom);
 	if (d->prom.error)
@@ -1204,7 +1214,7 @@ int mdkd_restore_journal(const char *state_dir, const char *cgroup_root)
 		path[strcspn(path, "\n")] = '\0';
 		snprintf(high, sizeof(high), "%s/%s/memory.high", cgroup_root,
 			 path);
-		fd = open(high, O_RDWR | O_CLOEXEC);
+		fd = open(high, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			/* The cgroup is gone, and its limit with it. */
 			unlink(file);
@@ -1212,21 +1222,24 @@ int mdkd_restore_journal(const char *state_dir, const char *cgroup_root)
 		}
 		n = pread(fd, cur, sizeof(cur) - 1, 0);
 		cur[n > 0 ? n : 0] = '\0';
+		close(fd);
 		/* Only a value we set is ours to put back. */
 		if (!strcmp(cur, target)) {
-			if (pwrite(fd, orig, strlen(orig), 0) < 0) {
+			fd = open(high, O_WRONLY | O_TRUNC | O_CLOEXEC);
+			if (fd < 0 || write(fd, orig, strlen(orig)) < 0) {
 				log_err("%s: cannot restore memory.high: %s",
 					path, strerror(errno));
-				close(fd);
+				if (fd >= 0)
+					close(fd);
 				continue;
 			}
+			close(fd);
 			orig[strcspn(orig, "\n")] = '\0';
 			log_notice(
 				"%s: restored memory.high to %s after an interrupted pulse",
 				path, orig);
 			restored++;
 		}
-		close(fd);
 		unlink(file);
 	}
 	closedir(dh);

@@ -137,6 +137,7 @@ struct mdkd {
 	char prom_tmp[MDKD_PATH_MAX + 8];
 	int prom_fd;
 	unsigned int prom_pending;
+	bool prom_dirty; /* write again once the one in flight is done */
 	struct mdkd_op prom_write_op, prom_rename_op;
 	int prom_err;
 };
