@@ -43,3 +43,22 @@ $(MDKD): $(MDKD_SRCS:%.c=$(B)/%.o) $(LIBMDKD_A) $(LIBMDK_A)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(DAEMON_LIBS) $(LIBMDK_LIBS)
+
+# make install: the unit, the default configuration (kept when one is
+# installed already) beside what install-core puts in place (binaries, man
+# pages).
+MDKD_UNIT := $(B)/daemon/mdkd.service
+
+$(MDKD_UNIT): daemon/mdkd.service
+	@mkdir -p $(@D)
+	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< >$@
+
+all: $(MDKD_UNIT)
+
+.PHONY: install-daemon
+install: install-daemon
+install-daemon: $(MDKD_UNIT) install-core
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/mdk
+	install -m 0644 $(MDKD_UNIT) $(DESTDIR)$(UNITDIR)/mdkd.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/mdk/mdkd.conf ] || \
+		install -m 0644 daemon/mdkd.conf $(DESTDIR)$(SYSCONFDIR)/mdk/mdkd.conf

@@ -31,7 +31,6 @@ const char *const mdkd_reason_names[MDKD_R_NR] = {
 	[MDKD_R_BACKOFF] = "backoff",
 	[MDKD_R_FLOOR] = "floor",
 	[MDKD_R_SMALL] = "small",
-	[MDKD_R_BUSY] = "busy",
 };
 
 const struct mdkd_mode_ops *mdkd_mode_find(const char *name)

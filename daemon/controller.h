@@ -72,7 +72,6 @@ enum mdkd_reason {
 	MDKD_R_BACKOFF, /* skipping intervals after EAGAIN/EBUSY */
 	MDKD_R_FLOOR, /* at the lower bound */
 	MDKD_R_SMALL, /* less than one page */
-	MDKD_R_BUSY, /* the previous action is still running */
 	MDKD_R_NR,
 };
 

@@ -763,7 +763,7 @@ static void run_due(struct mdkd *d, uint64_t now)
 			cg->next_due_us = now + cg->set.interval_us;
 		if (cg->acting) {
 			/* Still carrying out the last decision: skip one. */
-			cg->dec.reason = MDKD_R_BUSY;
+			cg->stats.busy_skips++;
 			log_debug("%s: busy with the previous action",
 				  cg->path);
 			continue;

@@ -45,6 +45,7 @@ struct mdkd_cgroup_stats {
 	uint64_t requested_bytes; /* sum of all requests */
 	uint64_t eagain, ebusy; /* kernel back-off signals */
 	uint64_t read_errors;
+	uint64_t busy_skips; /* intervals skipped: the last action still ran */
 	uint64_t swapin_bytes, swapout_bytes, refaults; /* sums of intervals */
 };
 

@@ -110,6 +110,7 @@ struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 	add_u64(tot, "eagain", cg->stats.eagain);
 	add_u64(tot, "ebusy", cg->stats.ebusy);
 	add_u64(tot, "read_errors", cg->stats.read_errors);
+	add_u64(tot, "busy_skips", cg->stats.busy_skips);
 	add_u64(tot, "swapin_bytes", cg->stats.swapin_bytes);
 	add_u64(tot, "swapout_bytes", cg->stats.swapout_bytes);
 	add_u64(tot, "refaults", cg->stats.refaults);
