@@ -302,7 +302,8 @@ static void accept_done(struct mdkd_op *op, int res)
 
 	d->accept_armed = false;
 	if (res < 0) {
-		if (res != -ECANCELED)
+		/* At exit shutdown() ends the accept with EINVAL. */
+		if (res != -ECANCELED && d->listen_fd >= 0)
 			log_warn("control: accept: %s", strerror(-res));
 		return;
 	}
