@@ -187,7 +187,14 @@ static void recv_done(struct mdkd_op *op, int res)
 	char *nl;
 
 	c->recv_armed = false;
-	if (res <= 0 || c->closing) {
+	if (!res && !c->closing) {
+		/* EOF: answer what came before it, then close. */
+		c->closing = true;
+		client_kick(c);
+		client_put(c);
+		return;
+	}
+	if (res < 0 || c->closing) {
 		client_close(c);
 		client_put(c);
 		return;

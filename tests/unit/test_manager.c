@@ -493,6 +493,14 @@ START_TEST(test_control_socket_survives_abuse)
 	ck_assert_str_eq(answer(d, fd), "");
 	close(fd);
 
+	/* A request, then EOF: answered before the daemon closes. */
+	fd = client(f.sock);
+	say(fd, "{\"v\":1,\"cmd\":\"ping\"}\n");
+	shutdown(fd, SHUT_WR);
+	ck_assert_ptr_nonnull(strstr(answer(d, fd), "\"ok\":true"));
+	ck_assert_str_eq(answer(d, fd), "");
+	close(fd);
+
 	/* Abandoned mid-request. */
 	fd = client(f.sock);
 	say(fd, "{\"v\":1,");

@@ -12,6 +12,8 @@
 #   cg_new NAME                a fresh cgroup under the root (removed at exit)
 #   workload_start CG COLD HOT start mdkd_workload in CG and wait until it
 #                              is resident; WL_PID, WL_REPORT
+#   nap                        sleep 10 ms without forking (TCG makes every
+#                              fork slow)
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MDKD_WORKLOAD=$MDK_BUILD/tests/vm/mdkd_workload
@@ -37,6 +39,11 @@ mdkd_cleanup() {
 	done
 }
 trap mdkd_cleanup EXIT
+
+mkfifo "$MDK_TMP/nap" && exec 9<>"$MDK_TMP/nap"
+nap() {
+	read -r -t 0.01 -u 9
+}
 
 mdkd_conf() {
 	local file=$1

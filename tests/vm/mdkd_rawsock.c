@@ -3,7 +3,7 @@
  * Description: not a test, a helper of mdkd_control.sh: raw bytes to mdkd's
  * control socket, the way a broken or hostile client would send them.
  *
- *   mdkd_rawsock SOCKET send FILE    send FILE's bytes, print the answer
+ *   mdkd_rawsock SOCKET send FILE    send FILE's bytes and EOF, print the answer
  *                                    until the daemon closes or 5 s pass
  *   mdkd_rawsock SOCKET half         send half a request, then close
  *   mdkd_rawsock SOCKET flood N      hold N connections open at once and
@@ -64,6 +64,8 @@ int main(int argc, char **argv)
 		fd = conn(argv[1]);
 		if (send(fd, buf, len, MSG_NOSIGNAL) != len)
 			perror("send");
+		/* EOF after the request: the daemon answers, then closes. */
+		shutdown(fd, SHUT_WR);
 		drain(fd, 5000);
 		return 0;
 	}
@@ -83,7 +85,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			struct pollfd p = { .fd = fds[i], .events = POLLIN };
 
-			if (poll(&p, 1, 100) > 0 &&
+			if (poll(&p, 1, 10) > 0 &&
 			    (len = recv(fds[i], buf, sizeof(buf) - 1,
 					MSG_DONTWAIT)) > 0) {
 				buf[len] = '\0';

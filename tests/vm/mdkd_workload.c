@@ -114,7 +114,8 @@ int main(int argc, char **argv)
 			file = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s --cold MIB --hot MIB [--seconds N] [--report FILE]\n",
+			fprintf(stderr,
+				"usage: %s --cold MIB --hot MIB [--seconds N] [--report FILE]\n",
 				argv[0]);
 			return 2;
 		}
@@ -131,7 +132,8 @@ int main(int argc, char **argv)
 	report(file, 0, 0);
 	while (!stop && now_s() - start < secs) {
 		/* One read of each hot page: its Accessed bit stays set. */
-		for (i = 0; i < hot / sizeof(uint64_t); i += page / sizeof(uint64_t))
+		for (i = 0; i < hot / sizeof(uint64_t);
+		     i += page / sizeof(uint64_t))
 			sink += h[i];
 		passes++;
 		if (now_s() - last >= 1) {
