@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <mdk/version.h>
@@ -174,6 +175,16 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/*
+	 * Each managed cgroup keeps about ten files open: take the hard
+	 * limit (systemd's default soft limit of 1024 is for select(2)).
+	 */
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	d = mdkd_new(cfg, config, socket, true, err, sizeof(err));
 	if (!d) {
 		log_err("%s", err);

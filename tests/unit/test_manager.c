@@ -381,6 +381,32 @@ START_TEST(test_manager_high_pulse_restores)
 }
 END_TEST
 
+/* A kernel before 5.19: no memory.reclaim anywhere. */
+START_TEST(test_manager_falls_back_without_memory_reclaim)
+{
+	struct mdkd_config *cfg;
+	struct fakecg f;
+	struct mdkd *d;
+	char err[1024];
+
+	fake_setup(&f, "[cgroup w/*]\n[cgroup w/b]\nactuator = reclaim\n");
+	fake_cgroup(&f, "w/a", MiB, 0);
+	fake_cgroup(&f, "w/b", MiB, 0);
+	unlink(cg_file(&f, ".", "memory.reclaim"));
+	unlink(cg_file(&f, "w/a", "memory.reclaim"));
+	unlink(cg_file(&f, "w/b", "memory.reclaim"));
+	ck_assert_int_eq(mdkd_config_load(f.conf, &cfg, err, sizeof(err)), 0);
+	d = mdkd_new(cfg, f.conf, NULL, false, err, sizeof(err));
+	ck_assert_msg(d, "%s", err);
+	ck_assert(!d->have_reclaim);
+	/* auto picks the fallback; an explicit reclaim cannot be honoured. */
+	ck_assert_str_eq(mdkd_find(d, "w/a")->act->name, "high-pulse");
+	ck_assert_ptr_null(mdkd_find(d, "w/b"));
+	mdkd_free(d);
+	fake_teardown(&f);
+}
+END_TEST
+
 START_TEST(test_journal_restore)
 {
 	struct fakecg f;
@@ -621,6 +647,7 @@ static Suite *manager_suite(void)
 	tcase_add_test(tc, test_manager_releases_removed_cgroup);
 	tcase_add_test(tc, test_manager_records_and_prometheus);
 	tcase_add_test(tc, test_manager_high_pulse_restores);
+	tcase_add_test(tc, test_manager_falls_back_without_memory_reclaim);
 	tcase_add_test(tc, test_journal_restore);
 	tcase_add_test(tc, test_control_socket_survives_abuse);
 	tcase_add_test(tc, test_control_socket_refuses_second_daemon);
