@@ -377,9 +377,11 @@ static void cg_update(struct mdkd_cgroup *cg, const struct mdkd_settings *set,
 	if (set->interval_us < cg->set.interval_us &&
 	    cg->next_due_us > now_us(cg->d) + set->interval_us)
 		cg->next_due_us = now_us(cg->d) + set->interval_us;
-	cg->set = *set;
+	if (set != &cg->set)
+		cg->set = *set;
 	cg->set.mode = cg->ctl.mode;
-	snprintf(cg->source, sizeof(cg->source), "%s", source);
+	if (source != cg->source)
+		snprintf(cg->source, sizeof(cg->source), "%s", source);
 	if (cg->acting)
 		return; /* the actuator switches once its action is done */
 	if (choose_actuator(&cg->set, cg->dirfd, &a, err, sizeof(err)))

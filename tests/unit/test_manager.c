@@ -120,6 +120,9 @@ START_TEST(test_manager_reclaims_by_the_law)
 			 "2097152\n");
 	ck_assert_str_eq(fake_read(cg_file(&f, "other", "memory.reclaim")), "");
 	ck_assert_uint_eq(mdkd_find(d, "w/a")->stats.reclaimed_bytes, MiB);
+	/* Regression: an action's completion emptied the source. */
+	ck_assert_ptr_nonnull(strstr(mdkd_find(d, "w/a")->source,
+				     "mdkd.conf:8 [cgroup w/*]"));
 
 	/* 0.1% of the second stalled: at the threshold, no reclaim. */
 	fake_psi(cg_file(&f, "w/a", "memory.pressure"), 1000, 0);
