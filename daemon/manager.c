@@ -785,6 +785,9 @@ static uint64_t next_deadline(struct mdkd *d)
 
 	if (d->watchdog_us && d->next_watchdog_us < t)
 		t = d->next_watchdog_us;
+	/* With every read slot taken, the next completion wakes us anyway. */
+	if (d->reading >= d->read_window)
+		return t;
 	for (i = 0; i < d->ncgs; i++)
 		if (!d->cgs[i]->reading && d->cgs[i]->next_due_us < t)
 			t = d->cgs[i]->next_due_us;

@@ -41,8 +41,7 @@ static double cpu_us(void)
 }
 
 /* CPU microseconds per interval of the daemon over @iters intervals. */
-static double run_daemon(struct fakecg *f, const char *extra, int n,
-			 int iters)
+static double run_daemon(struct fakecg *f, const char *extra, int n, int iters)
 {
 	struct mdkd_config *cfg;
 	struct mdkd *d;
@@ -50,11 +49,12 @@ static double run_daemon(struct fakecg *f, const char *extra, int n,
 	double t0;
 	int i;
 
-	fake_write(f->conf,
-		   "[global]\ncgroup_root = %s\nproc_root = %s\nstate_dir = %s\n"
-		   "socket = %s\ninterval = 1s\nlog_level = warning\n%s"
-		   "[cgroup bench/*]\n",
-		   f->root, f->proc, f->state, f->sock, extra);
+	fake_write(
+		f->conf,
+		"[global]\ncgroup_root = %s\nproc_root = %s\nstate_dir = %s\n"
+		"socket = %s\ninterval = 1s\nlog_level = warning\n%s"
+		"[cgroup bench/*]\n",
+		f->root, f->proc, f->state, f->sock, extra);
 	if (mdkd_config_load(f->conf, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		exit(1);
@@ -145,7 +145,8 @@ int main(int argc, char **argv)
 	printf("cgroups %d, %d intervals: baseline (pread of the %d files each) %.0f us/interval\n",
 	       n, iters, MDKD_CGF_NR, base);
 	printf("  mdkd                     %8.0f us/interval  %6.1f us/cgroup  ratio %.2f  target 1000 us/cgroup: %s\n",
-	       plain, plain / n, plain / base, plain / n < 1000 ? "met" : "MISSED");
+	       plain, plain / n, plain / base,
+	       plain / n < 1000 ? "met" : "MISSED");
 	printf("  mdkd + prometheus + CSV  %8.0f us/interval  %6.1f us/cgroup  ratio %.2f  target 1000 us/cgroup: %s\n",
 	       full, full / n, full / base, full / n < 1000 ? "met" : "MISSED");
 	fake_teardown(&f);

@@ -54,9 +54,11 @@ START_TEST(test_service_has_what_mdkd_needs)
 	text = fake_read(installed_unit(dir));
 	ck_assert_ptr_nonnull(strstr(text, "\nType=notify\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\nWatchdogSec="));
-	ck_assert_ptr_nonnull(strstr(text, "\nExecReload=/bin/kill -HUP $MAINPID\n"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "\nExecReload=/bin/kill -HUP $MAINPID\n"));
 	ck_assert_ptr_nonnull(strstr(text, "mdkd --restore"));
-	ck_assert_ptr_nonnull(strstr(text, "\nReadWritePaths=/sys/fs/cgroup\n"));
+	ck_assert_ptr_nonnull(
+		strstr(text, "\nReadWritePaths=/sys/fs/cgroup\n"));
 	ck_assert_ptr_null(strstr(text, "\nProtectControlGroups=yes"));
 	ck_assert_ptr_null(strstr(text, "\nProtectKernelTunables=yes"));
 	ck_assert_ptr_null(strstr(text, "@SBINDIR@"));
