@@ -43,7 +43,7 @@ ktap_ok "--check-config refuses it too, and accepts a good one" check_config
 mdkd_conf "$MDK_TMP/mdkd.conf" "interval = 500ms" "reclaim_ratio = 0.001" \
 	"[cgroup $a]" "[cgroup $b]"
 mdkd_start "$MDK_TMP/mdkd.conf" || ktap_finish
-sleep 2
+sleep 1
 status() {
 	mdkctl_ status --csv >"$MDK_TMP/status.csv"
 	mdkctl_ cgroup list >"$MDK_TMP/list.txt"

@@ -18,7 +18,7 @@ require_file "$MDKD_WORKLOAD"
 ktap_plan 7
 name=mdk-test-mdkd-crash-$$
 cg=$(cg_new "$name") || ksft_skip "cannot create a cgroup"
-workload_start "$cg" 40 8 || { ktap_fail "the workload became resident"; ktap_finish; }
+workload_start "$cg" 24 8 || { ktap_fail "the workload became resident"; ktap_finish; }
 echo 1 >"/proc/$WL_PID/clear_refs"
 journal=$MDK_TMP/state/high-pulse
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Description: mdkd reclaims a workload's cold set through memory.reclaim:
-# 64 MiB cold and 16 MiB hot in a real cgroup, swap on; within a bounded
+# 48 MiB cold and 16 MiB hot in a real cgroup, swap on; within a bounded
 # number of 1 s intervals memory.current falls to the hot set (plus 24 MiB),
 # while PSI "some" (memory.pressure total over the way) stays under the
 # configured threshold and no interval at or above it reclaims; nothing is
@@ -9,7 +9,7 @@
 # what was reclaimed.
 . "$(dirname "$0")/mdkd_lib.sh"
 
-COLD=64
+COLD=48
 HOT=16
 MAX_INTERVALS=40
 THRESHOLD=1 # percent
