@@ -10,13 +10,21 @@
 
 #include <mdk/version.h>
 
+#include "client.h"
 #include "mdkctl.h"
+
+const char *mdkctl_socket = MDKD_SOCKET_DEFAULT;
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct mdkctl_cmd mdkctl_cmds[] = {
 	{ "help", cmd_help, "show this help" },
+	{ "status", cmd_status,
+	  "what mdkd does: managed cgroups and their metrics" },
+	{ "set", cmd_set, "change settings of a managed cgroup at runtime" },
+	{ "cgroup", cmd_cgroup,
+	  "create, attach to, list and release managed cgroups" },
 	{ "version", cmd_version, "print the versions of mdkctl and libmdk" },
 	{ "pool", cmd_pool, "the CMM-MP memory pool of cmm_mp.ko" },
 	{ "swarm", cmd_swarm, "SWARM-KV: bench, checked stress" },
@@ -68,6 +76,21 @@ int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 
 int main(int argc, char **argv)
 {
+	/* Options of mdkctl itself come before the object. */
+	while (argc > 1 && argv[1][0] == '-') {
+		if ((!strcmp(argv[1], "-s") || !strcmp(argv[1], "--socket")) &&
+		    argc > 2) {
+			mdkctl_socket = argv[2];
+			argv += 2;
+			argc -= 2;
+		} else if (!strncmp(argv[1], "--socket=", 9)) {
+			mdkctl_socket = argv[1] + 9;
+			argv++;
+			argc--;
+		} else {
+			break;
+		}
+	}
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		return cmd_help(0, NULL);
 	if (argc == 2 && !strcmp(argv[1], "--version"))

@@ -21,6 +21,9 @@ struct mdkctl_cmd {
 int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 		    char **argv);
 
+/* The control socket of mdkd: -s SOCKET, or the default. */
+extern const char *mdkctl_socket;
+
 /* mdkctl objects (daemon/cmd_<object>.c). */
 int cmd_pool(int argc, char **argv);
 int cmd_swarm(int argc, char **argv);
@@ -30,5 +33,8 @@ int cmd_synth(int argc, char **argv);
 int cmd_mpc(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_mrc(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_cgroup(int argc, char **argv);
 
 #endif /* MDKCTL_H */

@@ -1,33 +1,122 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdkd: mdk's reclaim daemon.  This file is main() only.
+ * mdkd: mdk's reclaim daemon.  This file is main() only: the command line,
+ * the configuration, the up-front checks (in mdkd_new()), READY and
+ * STOPPING; manager.c owns the event loop.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <mdk/version.h>
 
+#include "config.h"
+#include "log.h"
+#include "manager.h"
+#include "notify.h"
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mdkd [-h|--help] [--version]\n");
+	fprintf(f,
+		"usage: mdkd [-f|--foreground] [-c|--config FILE] [-s|--socket PATH]\n"
+		"       mdkd --check-config [-c FILE] | --dump-config | --restore [-c FILE]\n"
+		"       mdkd -h|--help | --version\n"
+		"\n"
+		"  -f, --foreground   stay in the foreground (as under systemd)\n"
+		"  -c, --config FILE  configuration (default %s)\n"
+		"  -s, --socket PATH  control socket (default: the socket key)\n"
+		"      --check-config parse the configuration and exit\n"
+		"      --dump-config  print every key at its default and exit\n"
+		"      --restore      put back memory.high values a killed mdkd\n"
+		"                     left mid-pulse (the journal) and exit\n"
+		"\nSee mdkd(8) and mdkd.conf(5).\n",
+		MDKD_CONFIG_PATH);
+}
+
+/*
+ * Without -f: fork, and let the parent exit 0 only once the child is
+ * ready (or 1 when it failed), so that "mdkd && mdkctl status" works.
+ */
+static int daemonize(int *ready_fd)
+{
+	int p[2], null;
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0) {
+		close(p[1]);
+		exit(read(p[0], &c, 1) == 1 && c == '1' ? 0 : 1);
+	}
+	close(p[0]);
+	setsid();
+	if (chdir("/"))
+		return -errno;
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	*ready_fd = p[1];
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	enum { OPT_VERSION = 256, OPT_CHECK, OPT_DUMP, OPT_RESTORE };
 	static const struct option opts[] = {
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "check-config", no_argument, NULL, OPT_CHECK },
+		{ "dump-config", no_argument, NULL, OPT_DUMP },
+		{ "restore", no_argument, NULL, OPT_RESTORE },
 		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ 0 },
 	};
-	int c;
+	const char *config = NULL, *socket = NULL;
+	bool foreground = false, check = false, restore = false;
+	struct mdkd_config *cfg = NULL;
+	int c, ret, ready_fd = -1;
+	char err[1024];
+	struct mdkd *d;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	mdkd_log_init(LOG_INFO, -1);
+	while ((c = getopt_long(argc, argv, "fc:s:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'f':
+			foreground = true;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 's':
+			socket = optarg;
+			break;
+		case OPT_CHECK:
+			check = true;
+			break;
+		case OPT_DUMP:
+			mdkd_config_write_defaults(stdout);
+			return 0;
+		case OPT_RESTORE:
+			restore = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
-		case 'V':
+		case OPT_VERSION:
 			printf("mdkd %s (libmdk %s)\n", MDK_VERSION,
 			       mdk_version());
 			return 0;
@@ -36,6 +125,86 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	fprintf(stderr, "mdkd: the reclaim controller is not built yet\n");
-	return 1;
+	if (optind < argc) {
+		fprintf(stderr, "mdkd: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+
+	/* The default file may be absent: then every key is at its default. */
+	if (!config && access(MDKD_CONFIG_PATH, F_OK) && errno == ENOENT) {
+		cfg = mdkd_config_new_default();
+		ret = cfg ? 0 : -ENOMEM;
+		snprintf(err, sizeof(err), "out of memory");
+	} else {
+		if (!config)
+			config = MDKD_CONFIG_PATH;
+		ret = mdkd_config_load(config, &cfg, err, sizeof(err));
+	}
+	if (ret) {
+		log_err("%s", err);
+		return 1;
+	}
+	if (check) {
+		printf("%s: ok, %zu [cgroup] section%s\n",
+		       config ? config : "defaults", cfg->nsections,
+		       cfg->nsections == 1 ? "" : "s");
+		mdkd_config_free(cfg);
+		return 0;
+	}
+	mdkd_log_set_level(cfg->global.log_level);
+	if (restore) {
+		ret = mdkd_restore_journal(cfg->global.state_dir,
+					   cfg->global.cgroup_root);
+		if (ret < 0)
+			log_err("%s/high-pulse: %s", cfg->global.state_dir,
+				strerror(-ret));
+		else
+			log_info("restore: %d cgroup%s restored", ret,
+				 ret == 1 ? "" : "s");
+		mdkd_config_free(cfg);
+		return ret < 0;
+	}
+	if (!foreground) {
+		ret = daemonize(&ready_fd);
+		if (ret) {
+			log_err("daemonize: %s", strerror(-ret));
+			mdkd_config_free(cfg);
+			return 1;
+		}
+	}
+
+	/*
+	 * Each managed cgroup keeps about ten files open: take the hard
+	 * limit (systemd's default soft limit of 1024 is for select(2)).
+	 */
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	d = mdkd_new(cfg, config, socket, true, err, sizeof(err));
+	if (!d) {
+		log_err("%s", err);
+		mdkd_config_free(cfg);
+		mdkd_notify("STATUS=failed: %s", err);
+		return 1;
+	}
+	log_info("mdkd %s started: %zu cgroup%s managed, socket %s",
+		 MDK_VERSION, d->ncgs, d->ncgs == 1 ? "" : "s", d->socket_path);
+	mdkd_notify("READY=1\nSTATUS=managing %zu cgroup%s", d->ncgs,
+		    d->ncgs == 1 ? "" : "s");
+	if (ready_fd >= 0) {
+		if (write(ready_fd, "1", 1) != 1)
+			log_warn("cannot tell the parent we are ready");
+		close(ready_fd);
+	}
+	ret = mdkd_run(d);
+	mdkd_notify("STOPPING=1\nSTATUS=stopping");
+	log_info("stopping: restoring limits and releasing %zu cgroup%s",
+		 d->ncgs, d->ncgs == 1 ? "" : "s");
+	mdkd_free(d);
+	return ret ? 1 : 0;
 }

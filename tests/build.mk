@@ -99,6 +99,7 @@ FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/tests/fuzz/%)
 FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(LIBMDK_SRCS) $(LIBMDKD_SRCS))
+EXTRA_CFLAGS_tests/fuzz/ := $(EXTRA_CFLAGS_daemon/) -Idaemon
 
 $(B)/fuzz/%.o: %.c
 	$(call msg,CC-FUZZ,$@)

@@ -13,7 +13,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 pkgs="build-essential pkg-config git clang llvm lld bpftool libbpf-dev libelf-dev
 zlib1g-dev liburing-dev libcgroup-dev cgroup-tools check libsubunit-dev
-libsystemd-dev libinih-dev libnuma-dev numactl qemu-system-x86 busybox-static
+libsystemd-dev libinih-dev libjson-c-dev libnuma-dev numactl qemu-system-x86 busybox-static
 cpio kmod xz-utils zstd lz4 bzip2 stressapptest stress-ng gnuplot-nox valgrind
 linux-source-6.1 clang-format redis-server redis-tools sqlite3 procps
 util-linux"

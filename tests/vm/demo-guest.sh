@@ -83,4 +83,44 @@ if [ -n "${MDK_POOL_BASE:-}" ] && "$MDKCTL" pool help >/dev/null 2>&1 &&
 	"$MDKCTL" pool offline all >/dev/null
 	run rmmod cmm_mp
 fi
+say "mdkd: PSI-driven reclaim (the TMO law) of a cold workload"
+cg=/sys/fs/cgroup/mdk-demo-mdkd
+dir=/tmp/mdkd-demo
+mkdir -p "$cg" "$dir"
+sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDK_BUILD/tests/vm/mdkd_workload \
+	--cold 96 --hot 16 --seconds 120" &
+wl=$!
+while [ "$(cat "$cg/memory.current")" -lt $((112 << 20)) ]; do sleep 0.5; done
+echo 1 >"/proc/$wl/clear_refs" # the cold set has been idle a while
+cat >"$dir/mdkd.conf" <<CONF
+[global]
+socket = $dir/mdkd.sock
+state_dir = $dir/state
+interval = 1s
+[cgroup mdk-demo-mdkd]
+reclaim_ratio = 0.25
+psi_threshold = 1%
+CONF
+sed 's/^/  /' "$dir/mdkd.conf"
+run "$MDKD" -c "$dir/mdkd.conf"
+mdkctl() {
+	echo "\$ mdkctl -s $dir/mdkd.sock $*"
+	"$MDKCTL" -s "$dir/mdkd.sock" "$@"
+}
+mdkctl status
+for _ in $(seq 60); do
+	[ "$(cat "$cg/memory.current")" -le $((40 << 20)) ] && break
+	sleep 0.5
+done
+mdkctl status
+mdkctl cgroup list
+echo "  memory.current $(numfmt --to=iec <"$cg/memory.current")," \
+	"memory.swap.current $(numfmt --to=iec <"$cg/memory.swap.current")," \
+	"memory.high $(cat "$cg/memory.high")"
+pid=$("$MDKCTL" -s "$dir/mdkd.sock" status -j | sed 's/.*"pid":\([0-9]*\).*/\1/')
+kill "$pid"
+while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+kill $wl
+wait $wl || true
+rmdir "$cg"
 say "done"

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mdkctl cgroup create|attach|list|release: cgroups for mdkd to manage.
+ * create and attach work on the cgroup tree through libcgroup; create,
+ * list and release then talk to mdkd over its control socket.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <libcgroup.h>
+
+#include "cgroup.h"
+#include "client.h"
+#include "mdkctl.h"
+
+static int cg_init(const char *what)
+{
+	int ret = cgroup_init();
+
+	if (ret) {
+		fprintf(stderr, "mdkctl: cgroup %s: libcgroup: %s\n", what,
+			cgroup_strerror(ret));
+		return 1;
+	}
+	return 0;
+}
+
+static int check_path(const char *what, const char *path)
+{
+	char err[256];
+
+	if (mdkd_cgroup_path_check(path, false, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: cgroup %s: %s\n", what, err);
+		return 2;
+	}
+	return 0;
+}
+
+static int manage_call(const char *cmd, const char *path,
+		       struct json_object *settings)
+{
+	struct json_object *req = json_object_new_object(), *resp;
+	char err[1024];
+	int ret;
+
+	json_object_object_add(req, "cmd", json_object_new_string(cmd));
+	json_object_object_add(req, "cgroup", json_object_new_string(path));
+	if (settings)
+		json_object_object_add(req, "settings", settings);
+	ret = mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err));
+	json_object_put(req);
+	if (ret) {
+		fprintf(stderr, "mdkctl: cgroup %s: %s\n", cmd, err);
+		return 1;
+	}
+	json_object_put(resp);
+	return 0;
+}
+
+/* create PATH [KEY=VALUE...]: mkdir with memory on, then manage it. */
+static int do_create(int argc, char **argv)
+{
+	struct json_object *settings = NULL;
+	struct cgroup *cg;
+	char err[512];
+	int ret;
+
+	if (argc < 2) {
+		fprintf(stderr,
+			"usage: mdkctl cgroup create PATH [KEY=VALUE...]\n");
+		return 2;
+	}
+	ret = check_path("create", argv[1]);
+	if (ret)
+		return ret;
+	if (mdkd_client_settings(argc - 2, argv + 2, &settings, err,
+				 sizeof(err))) {
+		fprintf(stderr, "mdkctl: cgroup create: %s\n", err);
+		return 2;
+	}
+	if (cg_init("create")) {
+		json_object_put(settings);
+		return 1;
+	}
+	cg = cgroup_new_cgroup(argv[1]);
+	if (!cg || !cgroup_add_controller(cg, "memory")) {
+		fprintf(stderr, "mdkctl: cgroup create: out of memory\n");
+		cgroup_free(&cg);
+		json_object_put(settings);
+		return 1;
+	}
+	ret = cgroup_create_cgroup(cg, 0);
+	cgroup_free(&cg);
+	if (ret && ret != ECGROUPVALUENOTEXIST) {
+		fprintf(stderr, "mdkctl: cgroup create: %s: %s\n", argv[1],
+			cgroup_strerror(ret));
+		json_object_put(settings);
+		return 1;
+	}
+	return manage_call("manage", argv[1], settings);
+}
+
+/* attach PATH PID...: move processes into the cgroup. */
+static int do_attach(int argc, char **argv)
+{
+	struct cgroup *cg;
+	int i, ret;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: mdkctl cgroup attach PATH PID...\n");
+		return 2;
+	}
+	ret = check_path("attach", argv[1]);
+	if (ret)
+		return ret;
+	for (i = 2; i < argc; i++) {
+		char *end;
+
+		if (strtol(argv[i], &end, 10) <= 0 || *end) {
+			fprintf(stderr,
+				"mdkctl: cgroup attach: '%s': expected a PID\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	if (cg_init("attach"))
+		return 1;
+	cg = cgroup_new_cgroup(argv[1]);
+	if (!cg || !cgroup_add_controller(cg, "memory")) {
+		fprintf(stderr, "mdkctl: cgroup attach: out of memory\n");
+		cgroup_free(&cg);
+		return 1;
+	}
+	for (i = 2; i < argc; i++) {
+		ret = cgroup_attach_task_pid(cg, (pid_t)atoi(argv[i]));
+		if (ret) {
+			fprintf(stderr,
+				"mdkctl: cgroup attach: %s: pid %s: %s\n",
+				argv[1], argv[i], cgroup_strerror(ret));
+			cgroup_free(&cg);
+			return 1;
+		}
+	}
+	cgroup_free(&cg);
+	return 0;
+}
+
+/* list [-j]: the cgroups mdkd manages, with where their settings came from. */
+static int do_list(int argc, char **argv)
+{
+	struct json_object *req = json_object_new_object(), *resp, *cgs, *cg,
+			   *v;
+	bool json = argc > 1 && !strcmp(argv[1], "-j");
+	char err[1024];
+	size_t i, n;
+
+	if (argc > 2 || (argc == 2 && !json)) {
+		json_object_put(req);
+		fprintf(stderr, "usage: mdkctl cgroup list [-j]\n");
+		return 2;
+	}
+	json_object_object_add(req, "cmd", json_object_new_string("status"));
+	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
+		json_object_put(req);
+		fprintf(stderr, "mdkctl: cgroup list: %s\n", err);
+		return 1;
+	}
+	json_object_put(req);
+	json_object_object_get_ex(resp, "cgroups", &cgs);
+	n = json_object_array_length(cgs);
+	if (json) {
+		struct json_object *out = json_object_new_array();
+
+		for (i = 0; i < n; i++) {
+			struct json_object *e = json_object_new_object();
+
+			cg = json_object_array_get_idx(cgs, i);
+			json_object_object_foreach(cg, key, val)
+			{
+				if (!strcmp(key, "path") ||
+				    !strcmp(key, "mode") ||
+				    !strcmp(key, "actuator") ||
+				    !strcmp(key, "source") ||
+				    !strcmp(key, "settings"))
+					json_object_object_add(
+						e, key, json_object_get(val));
+			}
+			json_object_array_add(out, e);
+		}
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       out, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(out);
+		json_object_put(resp);
+		return 0;
+	}
+	if (n)
+		printf("%-32s %-15s %-10s %8s %s\n", "CGROUP", "MODE",
+		       "ACTUATOR", "INTERVAL", "FROM");
+	for (i = 0; i < n; i++) {
+		double interval = 0;
+
+		cg = json_object_array_get_idx(cgs, i);
+		if (json_object_object_get_ex(cg, "interval_s", &v))
+			interval = json_object_get_double(v);
+		printf("%-32s %-15s %-10s %7gs %s\n",
+		       json_object_get_string(
+			       json_object_object_get(cg, "path")),
+		       json_object_get_string(
+			       json_object_object_get(cg, "mode")),
+		       json_object_get_string(
+			       json_object_object_get(cg, "actuator")),
+		       interval,
+		       json_object_get_string(
+			       json_object_object_get(cg, "source")));
+	}
+	json_object_put(resp);
+	return 0;
+}
+
+/* release PATH: stop managing it at runtime. */
+static int do_release(int argc, char **argv)
+{
+	int ret;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mdkctl cgroup release PATH\n");
+		return 2;
+	}
+	ret = check_path("release", argv[1]);
+	return ret ? ret : manage_call("release", argv[1], NULL);
+}
+
+static int do_help(int argc, char **argv);
+
+static const struct mdkctl_cmd cgroup_cmds[] = {
+	{ "create", do_create,
+	  "PATH [KEY=VALUE...]: create it (memory on) and let mdkd manage it" },
+	{ "attach", do_attach, "PATH PID...: move processes into it" },
+	{ "list", do_list, "[-j]: the cgroups mdkd manages" },
+	{ "release", do_release, "PATH: stop managing it at runtime" },
+	{ "help", do_help, "this help" },
+	{ 0 },
+};
+
+static int do_help(int argc, char **argv)
+{
+	const struct mdkctl_cmd *c;
+
+	printf("usage: mdkctl [-s SOCKET] cgroup VERB [ARGS...]\n\nverbs:\n");
+	for (c = cgroup_cmds; c->name; c++)
+		printf("  %-8s %s\n", c->name, c->help);
+	return 0;
+}
+
+int cmd_cgroup(int argc, char **argv)
+{
+	return mdkctl_dispatch(cgroup_cmds, "cgroup", argc - 1, argv + 1);
+}

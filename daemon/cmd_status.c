@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mdkctl status [-j|--csv] [CGROUP]: what mdkd does, from its control
+ * socket: the daemon, then one line per managed cgroup with the metrics of
+ * its last interval and its totals.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "client.h"
+#include "mdkctl.h"
+
+static const char *str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ?
+		       json_object_get_string(v) :
+		       "";
+}
+
+static double num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ?
+		       json_object_get_double(v) :
+		       0;
+}
+
+static struct json_object *sub(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+static const char *const csv_cols[] = {
+	"cgroup",     "mode",	      "actuator",      "memory_current",
+	"floor",      "reclaimed",    "last_reclaim",  "result",
+	"reason",     "psi_some_pct", "psi_full_pct",  "some_avg10",
+	"full_avg10", "swapin_bytes", "swapout_bytes", "refaults",
+	"intervals",
+};
+
+static void print_cgroup(struct json_object *cg, bool csv)
+{
+	struct json_object *psi = sub(cg, "psi"), *last = sub(cg, "last"),
+			   *tot = sub(cg, "totals");
+	char cur[16], floor[16], rec[16], lastb[16], in[16], out[16];
+
+	if (csv) {
+		printf("%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%s,%.4f,%.4f,%.2f,%.2f,%.0f,%.0f,%.0f,%.0f\n",
+		       str(cg, "path"), str(cg, "mode"), str(cg, "actuator"),
+		       num(cg, "memory_current"), num(cg, "floor"),
+		       num(tot, "reclaimed_bytes"), num(last, "reclaim_bytes"),
+		       str(last, "result"), str(last, "reason"),
+		       num(psi, "some_interval_pct"),
+		       num(psi, "full_interval_pct"), num(psi, "some_avg10"),
+		       num(psi, "full_avg10"), num(last, "swapin_bytes"),
+		       num(last, "swapout_bytes"), num(last, "refaults"),
+		       num(tot, "intervals"));
+		return;
+	}
+	printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %6.2f%% %6.2f%% %6.2f %8s %8s %8.0f %s\n",
+	       str(cg, "path"), str(cg, "mode"), str(cg, "actuator"),
+	       mdkd_client_bytes(num(cg, "memory_current"), cur, sizeof(cur)),
+	       mdkd_client_bytes(num(cg, "floor"), floor, sizeof(floor)),
+	       mdkd_client_bytes(num(tot, "reclaimed_bytes"), rec, sizeof(rec)),
+	       mdkd_client_bytes(num(last, "reclaim_bytes"), lastb,
+				 sizeof(lastb)),
+	       str(last, "result"), num(psi, "some_interval_pct"),
+	       num(psi, "full_interval_pct"), num(psi, "some_avg10"),
+	       mdkd_client_bytes(num(last, "swapin_bytes"), in, sizeof(in)),
+	       mdkd_client_bytes(num(last, "swapout_bytes"), out, sizeof(out)),
+	       num(last, "refaults"), str(last, "reason"));
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: mdkctl [-s SOCKET] status [-j|--csv] [CGROUP]\n");
+	return 2;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct json_object *req, *resp, *dm, *cgs;
+	const char *filter = NULL;
+	bool json = false, csv = false;
+	char err[1024];
+	size_t i, n;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-j") || !strcmp(argv[a], "--json"))
+			json = true;
+		else if (!strcmp(argv[a], "--csv"))
+			csv = true;
+		else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help"))
+			return usage() & 0;
+		else if (argv[a][0] == '-' || filter)
+			return usage();
+		else
+			filter = argv[a];
+	}
+	if (json && csv)
+		return usage();
+	req = json_object_new_object();
+	json_object_object_add(req, "cmd", json_object_new_string("status"));
+	if (filter)
+		json_object_object_add(req, "cgroup",
+				       json_object_new_string(filter));
+	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
+		json_object_put(req);
+		fprintf(stderr, "mdkctl: status: %s\n", err);
+		return 1;
+	}
+	json_object_put(req);
+	if (json) {
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       resp, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(resp);
+		return 0;
+	}
+	dm = sub(resp, "daemon");
+	cgs = sub(resp, "cgroups");
+	n = cgs ? json_object_array_length(cgs) : 0;
+	if (csv) {
+		for (i = 0; i < sizeof(csv_cols) / sizeof(csv_cols[0]); i++)
+			printf("%s%s", i ? "," : "", csv_cols[i]);
+		printf("\n");
+	} else {
+		printf("mdkd %s, pid %.0f, up %.0fs, config %s, memory.reclaim %s, %zu cgroup%s managed\n",
+		       str(dm, "version"), num(dm, "pid"), num(dm, "uptime_s"),
+		       str(dm, "config"),
+		       json_object_get_boolean(sub(dm, "memory_reclaim")) ?
+			       "yes" :
+			       "no (high-pulse fallback)",
+		       n, n == 1 ? "" : "s");
+		if (*str(dm, "last_reload_error"))
+			printf("last reload failed: %s\n",
+			       str(dm, "last_reload_error"));
+		if (n)
+			printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %7s %7s %6s %8s %8s %8s %s\n",
+			       "CGROUP", "MODE", "ACTUATOR", "CURRENT", "FLOOR",
+			       "RECLAIMED", "LAST", "RESULT", "SOME", "FULL",
+			       "AVG10", "SWAPIN", "SWAPOUT", "REFAULTS",
+			       "REASON");
+	}
+	for (i = 0; i < n; i++)
+		print_cgroup(json_object_array_get_idx(cgs, i), csv);
+	json_object_put(resp);
+	return 0;
+}

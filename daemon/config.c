@@ -1,0 +1,834 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mdkd.conf parsing with inih, through one table of keys: see config.h.
+ *
+ * inih is fed by our own line reader (ini_parse_stream) over a buffer.  The
+ * reader counts lines, so every error names its line; it also owns the
+ * section headers: it checks them, records [cgroup] sections even when
+ * they set no key (inih only reports keys), and strips leading blanks so
+ * that an indented key is a key, never inih's "continuation line".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <ini.h>
+
+#include "config.h"
+
+#define G(field)                             \
+	offsetof(struct mdkd_global, field), \
+		sizeof(((struct mdkd_global *)0)->field)
+#define S(field)                               \
+	offsetof(struct mdkd_settings, field), \
+		sizeof(((struct mdkd_settings *)0)->field)
+
+/*
+ * The keys, in the order the shipped file lists them.  Ranges: seconds for
+ * durations, percent for percentages, bytes for sizes.
+ */
+const struct mdkd_key mdkd_keys[] = {
+	{ "socket", MDKD_SCOPE_GLOBAL, MDKD_T_PATH, G(socket),
+	  "/run/mdk/mdkd.sock", 0, 0, true, false,
+	  "the control socket (mode 0600) that mdkctl talks to" },
+	{ "cgroup_root", MDKD_SCOPE_GLOBAL, MDKD_T_PATH, G(cgroup_root),
+	  "/sys/fs/cgroup", 0, 0, true, false,
+	  "where cgroup2 is mounted; [cgroup] paths are relative to it" },
+	{ "proc_root", MDKD_SCOPE_GLOBAL, MDKD_T_PATH, G(proc_root), "/proc", 0,
+	  0, true, false, "where procfs is mounted (meminfo)" },
+	{ "state_dir", MDKD_SCOPE_GLOBAL, MDKD_T_PATH, G(state_dir), "/run/mdk",
+	  0, 0, true, false,
+	  "the journal of limits to restore after a crash (high-pulse actuator)" },
+	{ "prometheus_file", MDKD_SCOPE_GLOBAL, MDKD_T_PATH, G(prometheus_file),
+	  "", 0, 0, false, true,
+	  "metrics in Prometheus text format, replaced atomically every interval (node_exporter textfile collector); empty: off" },
+	{ "record_file", MDKD_SCOPE_GLOBAL, MDKD_T_PATH, G(record_file), "", 0,
+	  0, false, true,
+	  "append one CSV line per cgroup per interval; empty: off" },
+	{ "rescan_interval", MDKD_SCOPE_GLOBAL, MDKD_T_DURATION,
+	  G(rescan_interval_us), "30s", 0.01, 86400, false, false,
+	  "how often [cgroup] globs are matched again to find new cgroups" },
+	{ "log_level", MDKD_SCOPE_GLOBAL, MDKD_T_LOGLEVEL, G(log_level), "info",
+	  0, 0, false, false,
+	  "err, warning, notice, info or debug (one line per decision)" },
+	{ "mode", MDKD_SCOPE_CGROUP, MDKD_T_MODE, S(mode), "senpai", 0, 0,
+	  false, false,
+	  "senpai (the TMO law), senpai-integral (senpai.py's controller) or off (observe only)" },
+	{ "actuator", MDKD_SCOPE_CGROUP, MDKD_T_ACTUATOR, S(actuator), "auto",
+	  0, 0, false, false,
+	  "auto (reclaim where memory.reclaim exists, else high-pulse), reclaim or high-pulse" },
+	{ "interval", MDKD_SCOPE_CGROUP, MDKD_T_DURATION, S(interval_us), "6s",
+	  0.01, 3600, false, false, "time between two samples and decisions" },
+	{ "psi_threshold", MDKD_SCOPE_CGROUP, MDKD_T_PERCENT, S(psi_threshold),
+	  "0.1%", 0.0001, 100, false, false,
+	  "memory pressure (PSI some, share of the interval) at which reclaim stops" },
+	{ "reclaim_ratio", MDKD_SCOPE_CGROUP, MDKD_T_DOUBLE, S(reclaim_ratio),
+	  "0.0005", 0, 1, false, false,
+	  "share of memory.current reclaimed per interval at zero pressure" },
+	{ "min_bytes", MDKD_SCOPE_CGROUP, MDKD_T_BYTES, S(min_bytes), "0", 0,
+	  9.2e18, false, false,
+	  "never reclaim below max(min_bytes, memory.min) plus unreclaimable memory" },
+	{ "max_bytes", MDKD_SCOPE_CGROUP, MDKD_T_BYTES, S(max_bytes), "0", 0,
+	  9.2e18, false, false,
+	  "most bytes reclaimed in one interval; 0: no cap" },
+	{ "io_psi_threshold", MDKD_SCOPE_CGROUP, MDKD_T_PERCENT,
+	  S(io_psi_threshold), "10%", 0, 100, false, false,
+	  "IO pressure (PSI some) above which reclaim pauses" },
+	{ "backoff_max", MDKD_SCOPE_CGROUP, MDKD_T_UINT, S(backoff_max), "8", 0,
+	  1000000, false, false,
+	  "intervals skipped at most after memory.reclaim fails with EAGAIN or EBUSY (1, 2, 4, ...)" },
+	{ "max_probe", MDKD_SCOPE_CGROUP, MDKD_T_DOUBLE, S(max_probe), "0.01",
+	  0, 1, false, false,
+	  "senpai-integral: largest share the limit drops by in one interval" },
+	{ "max_backoff", MDKD_SCOPE_CGROUP, MDKD_T_DOUBLE, S(max_backoff),
+	  "1.0", 0, 100, false, false,
+	  "senpai-integral: largest share the limit rises by in one interval" },
+	{ "coeff_probe", MDKD_SCOPE_CGROUP, MDKD_T_DOUBLE, S(coeff_probe), "10",
+	  0.001, 1e6, false, false,
+	  "senpai-integral: probe sensitivity (larger: gentler)" },
+	{ "coeff_backoff", MDKD_SCOPE_CGROUP, MDKD_T_DOUBLE, S(coeff_backoff),
+	  "20", 0.001, 1e6, false, false,
+	  "senpai-integral: back-off sensitivity (larger: gentler)" },
+};
+
+const size_t mdkd_nkeys = sizeof(mdkd_keys) / sizeof(mdkd_keys[0]);
+
+static const char *const log_levels[] = {
+	[LOG_ERR] = "err",   [LOG_WARNING] = "warning", [LOG_NOTICE] = "notice",
+	[LOG_INFO] = "info", [LOG_DEBUG] = "debug",
+};
+
+const struct mdkd_key *mdkd_key_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < mdkd_nkeys; i++)
+		if (!strcmp(mdkd_keys[i].name, name))
+			return &mdkd_keys[i];
+	return NULL;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* A non-negative finite number and the text after it. */
+static int parse_num(const char *s, double *v, const char **rest)
+{
+	char *end;
+
+	if (!((*s >= '0' && *s <= '9') || *s == '.'))
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || errno || !isfinite(*v))
+		return -EINVAL;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	*rest = end;
+	return 0;
+}
+
+static int parse_duration(const struct mdkd_key *k, const char *s, void *f,
+			  char *err, size_t errlen)
+{
+	static const struct {
+		const char *unit;
+		double us;
+	} units[] = { { "", 1e6 },    { "s", 1e6 }, { "sec", 1e6 },
+		      { "ms", 1e3 },  { "us", 1 },  { "min", 60e6 },
+		      { "h", 3600e6 } };
+	const char *rest;
+	double v;
+	size_t i;
+
+	if (!parse_num(s, &v, &rest))
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(rest, units[i].unit)) {
+				double us = v * units[i].us;
+
+				if (us < k->min * 1e6 || us > k->max * 1e6)
+					break;
+				*(uint64_t *)f = (uint64_t)llround(us);
+				return 0;
+			}
+	return fail(
+		err, errlen,
+		"%s: expected a duration (6s, 500ms, 2min) from %gs to %gs, got '%s'",
+		k->name, k->min, k->max, s);
+}
+
+static int parse_percent(const struct mdkd_key *k, const char *s, void *f,
+			 char *err, size_t errlen)
+{
+	const char *rest;
+	double v;
+
+	if (!parse_num(s, &v, &rest) && (!*rest || !strcmp(rest, "%")) &&
+	    v >= k->min && v <= k->max) {
+		*(double *)f = v / 100;
+		return 0;
+	}
+	return fail(
+		err, errlen,
+		"%s: expected a percentage from %g%% to %g%% (0.1 or 0.1%%), got '%s'",
+		k->name, k->min, k->max, s);
+}
+
+static int parse_double(const struct mdkd_key *k, const char *s, void *f,
+			char *err, size_t errlen)
+{
+	const char *rest;
+	double v;
+
+	if (!parse_num(s, &v, &rest) && !*rest && v >= k->min && v <= k->max) {
+		*(double *)f = v;
+		return 0;
+	}
+	return fail(err, errlen,
+		    "%s: expected a number from %g to %g, got '%s'", k->name,
+		    k->min, k->max, s);
+}
+
+static int parse_bytes(const struct mdkd_key *k, const char *s, void *f,
+		       char *err, size_t errlen)
+{
+	static const char *const sfx = "KMGT";
+	const char *rest;
+	double v, mult = 1;
+
+	if (!parse_num(s, &v, &rest)) {
+		const char *p = strchr(sfx, toupper((unsigned char)*rest));
+
+		if (*rest && p) {
+			mult = ldexp(1, 10 * (int)(p - sfx + 1));
+			rest++;
+			if (!strcmp(rest, "iB") || !strcmp(rest, "B"))
+				rest += strlen(rest);
+		} else if (!strcmp(rest, "B")) {
+			rest++;
+		}
+		v *= mult;
+		if (!*rest && v == floor(v) && v >= k->min && v <= k->max) {
+			*(uint64_t *)f = (uint64_t)v;
+			return 0;
+		}
+	}
+	return fail(err, errlen,
+		    "%s: expected a size in bytes (4096, 512M, 2G), got '%s'",
+		    k->name, s);
+}
+
+static int parse_uint(const struct mdkd_key *k, const char *s, void *f,
+		      char *err, size_t errlen)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s >= '0' && *s <= '9') {
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (!*end && !errno && v >= k->min && v <= k->max) {
+			*(unsigned int *)f = (unsigned int)v;
+			return 0;
+		}
+	}
+	return fail(err, errlen,
+		    "%s: expected an integer from %g to %g, got '%s'", k->name,
+		    k->min, k->max, s);
+}
+
+static int parse_mode(const struct mdkd_key *k, const char *s, void *f,
+		      char *err, size_t errlen)
+{
+	const struct mdkd_mode_ops *m = mdkd_mode_find(s);
+	char names[256] = "";
+	size_t i;
+
+	if (m) {
+		*(const struct mdkd_mode_ops **)f = m;
+		return 0;
+	}
+	for (i = 0; mdkd_modes[i]; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", i ? ", " : "", mdkd_modes[i]->name);
+	return fail(err, errlen, "%s: expected one of %s, got '%s'", k->name,
+		    names, s);
+}
+
+static int parse_actuator(const struct mdkd_key *k, const char *s, void *f,
+			  char *err, size_t errlen)
+{
+	const struct mdkd_actuator_ops *a = mdkd_actuator_find(s);
+	char names[256] = "auto";
+	size_t i;
+
+	if (a || !strcmp(s, "auto")) {
+		*(const struct mdkd_actuator_ops **)f = a;
+		return 0;
+	}
+	for (i = 0; mdkd_actuators[i]; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 ", %s", mdkd_actuators[i]->name);
+	return fail(err, errlen, "%s: expected one of %s, got '%s'", k->name,
+		    names, s);
+}
+
+static int parse_path(const struct mdkd_key *k, const char *s, void *f,
+		      char *err, size_t errlen)
+{
+	size_t n = strlen(s);
+
+	if (!n && k->empty_ok) {
+		*(char *)f = '\0';
+		return 0;
+	}
+	if (s[0] == '/' && n < k->size && !strchr(s, '\n')) {
+		memcpy(f, s, n + 1);
+		return 0;
+	}
+	return fail(
+		err, errlen,
+		"%s: expected an absolute path%s shorter than %zu bytes, got '%s'",
+		k->name, k->empty_ok ? " (or nothing: off)" : "", k->size, s);
+}
+
+static int parse_loglevel(const struct mdkd_key *k, const char *s, void *f,
+			  char *err, size_t errlen)
+{
+	int i;
+
+	for (i = LOG_ERR; i <= LOG_DEBUG; i++)
+		if (!strcmp(s, log_levels[i])) {
+			*(int *)f = i;
+			return 0;
+		}
+	return fail(
+		err, errlen,
+		"%s: expected err, warning, notice, info or debug, got '%s'",
+		k->name, s);
+}
+
+typedef int (*key_parser)(const struct mdkd_key *k, const char *s, void *f,
+			  char *err, size_t errlen);
+
+static const key_parser parsers[] = {
+	[MDKD_T_DURATION] = parse_duration, [MDKD_T_PERCENT] = parse_percent,
+	[MDKD_T_DOUBLE] = parse_double,	    [MDKD_T_BYTES] = parse_bytes,
+	[MDKD_T_UINT] = parse_uint,	    [MDKD_T_MODE] = parse_mode,
+	[MDKD_T_ACTUATOR] = parse_actuator, [MDKD_T_PATH] = parse_path,
+	[MDKD_T_LOGLEVEL] = parse_loglevel,
+};
+
+/* Parse @s into a scratch field first: the target changes only on success. */
+static int key_parse(const struct mdkd_key *k, const char *s, void *base,
+		     char *err, size_t errlen)
+{
+	union {
+		char path[MDKD_PATH_MAX];
+		uint64_t u64;
+		double d;
+		const void *p;
+		int i;
+	} tmp;
+	int ret;
+
+	ret = parsers[k->type](k, s, &tmp, err, errlen);
+	if (!ret)
+		memcpy((char *)base + k->offset, &tmp,
+		       k->type == MDKD_T_PATH ? strlen(tmp.path) + 1 : k->size);
+	return ret;
+}
+
+void mdkd_key_format(const struct mdkd_key *k, const void *base, char *buf,
+		     size_t len)
+{
+	const void *f = (const char *)base + k->offset;
+	uint64_t u;
+	int i;
+
+	switch (k->type) {
+	case MDKD_T_DURATION:
+		u = *(const uint64_t *)f;
+		if (u % 1000000 == 0)
+			snprintf(buf, len, "%llus",
+				 (unsigned long long)u / 1000000);
+		else if (u % 1000 == 0)
+			snprintf(buf, len, "%llums",
+				 (unsigned long long)u / 1000);
+		else
+			snprintf(buf, len, "%lluus", (unsigned long long)u);
+		break;
+	case MDKD_T_PERCENT:
+		snprintf(buf, len, "%g%%", *(const double *)f * 100);
+		break;
+	case MDKD_T_DOUBLE:
+		snprintf(buf, len, "%g", *(const double *)f);
+		break;
+	case MDKD_T_BYTES:
+		u = *(const uint64_t *)f;
+		for (i = 4; i > 0; i--)
+			if (u && !(u & ((1ULL << (10 * i)) - 1)))
+				break;
+		if (i)
+			snprintf(buf, len, "%llu%c",
+				 (unsigned long long)(u >> (10 * i)),
+				 "KMGT"[i - 1]);
+		else
+			snprintf(buf, len, "%llu", (unsigned long long)u);
+		break;
+	case MDKD_T_UINT:
+		snprintf(buf, len, "%u", *(const unsigned int *)f);
+		break;
+	case MDKD_T_MODE:
+		snprintf(buf, len, "%s",
+			 (*(const struct mdkd_mode_ops *const *)f)->name);
+		break;
+	case MDKD_T_ACTUATOR:
+		snprintf(buf, len, "%s",
+			 *(const struct mdkd_actuator_ops *const *)f ?
+				 (*(const struct mdkd_actuator_ops *const *)f)
+					 ->name :
+				 "auto");
+		break;
+	case MDKD_T_PATH:
+		snprintf(buf, len, "%s", (const char *)f);
+		break;
+	case MDKD_T_LOGLEVEL:
+		i = *(const int *)f;
+		snprintf(buf, len, "%s",
+			 i >= LOG_ERR && i <= LOG_DEBUG ? log_levels[i] : "?");
+		break;
+	}
+}
+
+static void *key_base(const struct mdkd_key *k, struct mdkd_global *g,
+		      struct mdkd_settings *s)
+{
+	return k->scope == MDKD_SCOPE_GLOBAL ? (void *)g : (void *)s;
+}
+
+struct mdkd_config *mdkd_config_new_default(void)
+{
+	struct mdkd_config *cfg = calloc(1, sizeof(*cfg));
+	char err[256];
+	size_t i;
+
+	if (!cfg)
+		return NULL;
+	cfg->source = strdup("<defaults>");
+	if (!cfg->source) {
+		free(cfg);
+		return NULL;
+	}
+	for (i = 0; i < mdkd_nkeys; i++) {
+		const struct mdkd_key *k = &mdkd_keys[i];
+
+		/* A default that does not parse is a bug the tests catch. */
+		if (key_parse(k, k->def,
+			      key_base(k, &cfg->global, &cfg->defaults), err,
+			      sizeof(err))) {
+			mdkd_config_free(cfg);
+			return NULL;
+		}
+	}
+	return cfg;
+}
+
+void mdkd_config_free(struct mdkd_config *cfg)
+{
+	size_t i;
+
+	if (!cfg)
+		return;
+	for (i = 0; i < cfg->nsections; i++)
+		free(cfg->sections[i].pattern);
+	free(cfg->sections);
+	free(cfg->source);
+	free(cfg);
+}
+
+/* Where the parse is: shared by the line reader and the inih handler. */
+struct parse_state {
+	struct mdkd_config *cfg;
+	const char *name;
+	const char *buf;
+	size_t len, pos;
+	unsigned int line;
+	int section; /* -2 none yet, -1 [global], else cfg->sections[] */
+	uint64_t global_mask;
+	unsigned int err_line;
+	int err_code;
+	char err[512];
+};
+
+static void record(struct parse_state *ps, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void record(struct parse_state *ps, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->err_line)
+		return; /* the first error is the one reported */
+	ps->err_line = ps->line;
+	ps->err_code = code;
+	va_start(ap, fmt);
+	vsnprintf(ps->err, sizeof(ps->err), fmt, ap);
+	va_end(ap);
+}
+
+static void section_header(struct parse_state *ps, const char *line)
+{
+	const char *close = strchr(line, ']'), *rest, *p;
+	char name[MDKD_CGROUP_PATH_MAX + 16], *n, *e;
+	struct mdkd_section *s;
+	char why[256];
+	size_t len;
+
+	if (!close) {
+		record(ps, -EINVAL, "expected ']' to close the section header");
+		return;
+	}
+	for (rest = close + 1; *rest == ' ' || *rest == '\t'; rest++)
+		;
+	if (*rest && *rest != ';' && *rest != '#') {
+		record(ps, -EINVAL, "unexpected text after ']'");
+		return;
+	}
+	/* A copy: inih parses the same line after us. */
+	for (p = line + 1; *p == ' ' || *p == '\t'; p++)
+		;
+	len = (size_t)(close - p);
+	if (len >= sizeof(name))
+		len = sizeof(name) - 1;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	for (e = name + len; e > name && (e[-1] == ' ' || e[-1] == '\t');)
+		*--e = '\0';
+	if (!strcmp(name, "global")) {
+		ps->section = -1;
+		return;
+	}
+	ps->section = -2;
+	if (strncmp(name, "cgroup", 6) || (name[6] != ' ' && name[6] != '\t')) {
+		record(ps, -EINVAL,
+		       "unknown section [%s]: expected [global] or [cgroup PATH]",
+		       name);
+		return;
+	}
+	for (n = name + 6; *n == ' ' || *n == '\t'; n++)
+		;
+	if (mdkd_cgroup_path_check(n, true, why, sizeof(why))) {
+		record(ps, -EINVAL, "[cgroup %s]: %s", n, why);
+		return;
+	}
+	s = realloc(ps->cfg->sections, (ps->cfg->nsections + 1) * sizeof(*s));
+	if (!s) {
+		record(ps, -ENOMEM, "out of memory");
+		return;
+	}
+	ps->cfg->sections = s;
+	s += ps->cfg->nsections;
+	memset(s, 0, sizeof(*s));
+	s->pattern = strdup(n);
+	if (!s->pattern) {
+		record(ps, -ENOMEM, "out of memory");
+		return;
+	}
+	s->line = ps->line;
+	s->set = ps->cfg->defaults; /* overlaid per mask, never read whole */
+	ps->section = (int)ps->cfg->nsections++;
+}
+
+/* inih's line source: one line of the buffer per call, counted. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct parse_state *ps = stream;
+	const char *p, *eol;
+	size_t n;
+
+	if (ps->pos >= ps->len)
+		return NULL;
+	p = ps->buf + ps->pos;
+	eol = memchr(p, '\n', ps->len - ps->pos);
+	n = eol ? (size_t)(eol - p) : ps->len - ps->pos;
+	ps->pos += n + (eol ? 1 : 0);
+	ps->line++;
+	if (ps->line == 1 && n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3)) {
+		p += 3;
+		n -= 3;
+	}
+	while (n && (*p == ' ' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	if (memchr(p, '\0', n)) {
+		record(ps, -EINVAL, "NUL byte in the line");
+		n = strnlen(p, n);
+	}
+	if (n > (size_t)num - 2) {
+		record(ps, -EINVAL, "line longer than %d characters", num - 2);
+		n = (size_t)num - 2;
+	}
+	memcpy(str, p, n);
+	str[n] = '\0';
+	if (str[0] == '[')
+		section_header(ps, str);
+	return str;
+}
+
+static int handle_key(void *user, const char *section, const char *name,
+		      const char *value)
+{
+	struct parse_state *ps = user;
+	const struct mdkd_key *k = mdkd_key_find(name);
+	struct mdkd_section *s = NULL;
+	uint64_t *mask, bit;
+	char why[512];
+	void *base;
+
+	if (ps->section == -2) {
+		if (!ps->err_line)
+			record(ps, -EINVAL,
+			       "%s: outside a section: expected [global] or [cgroup PATH] first",
+			       name);
+		return 0;
+	}
+	if (!k) {
+		record(ps, -EINVAL, "%s: unknown key", name);
+		return 0;
+	}
+	bit = 1ULL << (k - mdkd_keys);
+	if (ps->section >= 0) {
+		s = &ps->cfg->sections[ps->section];
+		if (k->scope == MDKD_SCOPE_GLOBAL) {
+			record(ps, -EINVAL,
+			       "%s: belongs in [global], not in [cgroup %s]",
+			       name, s->pattern);
+			return 0;
+		}
+		mask = &s->mask;
+		base = &s->set;
+	} else {
+		mask = &ps->global_mask;
+		base = key_base(k, &ps->cfg->global, &ps->cfg->defaults);
+	}
+	if (*mask & bit) {
+		record(ps, -EINVAL, "%s: set twice in this section", name);
+		return 0;
+	}
+	if (key_parse(k, value, base, why, sizeof(why))) {
+		record(ps, -EINVAL, "%s", why);
+		return 0;
+	}
+	*mask |= bit;
+	return 1;
+}
+
+int mdkd_config_parse(const char *buf, size_t len, const char *name,
+		      struct mdkd_config **out, char *err, size_t errlen)
+{
+	struct parse_state ps = { 0 };
+	size_t i;
+	int ret;
+
+	*out = NULL;
+	ps.cfg = mdkd_config_new_default();
+	if (!ps.cfg) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	free(ps.cfg->source);
+	ps.cfg->source = strdup(name);
+	if (!ps.cfg->source) {
+		mdkd_config_free(ps.cfg);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	ps.name = name;
+	ps.buf = buf;
+	ps.len = len;
+	ps.section = -2;
+	ret = ini_parse_stream(read_line, &ps, handle_key, &ps);
+	if (ret == -2) {
+		record(&ps, -ENOMEM, "out of memory");
+	} else if (ret > 0 &&
+		   (!ps.err_line || (unsigned int)ret < ps.err_line)) {
+		/* inih's own complaint: a line that is no key = value. */
+		ps.err_line = 0;
+		ps.line = (unsigned int)ret;
+		record(&ps, -EINVAL,
+		       "expected KEY = VALUE, [global] or [cgroup PATH]");
+	}
+	if (ps.err_line) {
+		snprintf(err, errlen, "%s:%u: %s", name, ps.err_line, ps.err);
+		mdkd_config_free(ps.cfg);
+		return ps.err_code;
+	}
+	/* Sections start from the final [global] defaults. */
+	for (i = 0; i < ps.cfg->nsections; i++) {
+		struct mdkd_settings set = ps.cfg->defaults;
+
+		mdkd_settings_overlay(&set, &ps.cfg->sections[i].set,
+				      ps.cfg->sections[i].mask);
+		ps.cfg->sections[i].set = set;
+	}
+	*out = ps.cfg;
+	return 0;
+}
+
+int mdkd_config_load(const char *path, struct mdkd_config **out, char *err,
+		     size_t errlen)
+{
+	struct stat st;
+	size_t got = 0;
+	char *buf;
+	int fd, ret;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > MDKD_CONFIG_MAX_BYTES) {
+		close(fd);
+		snprintf(err, errlen,
+			 "%s: not a regular file of at most %d bytes", path,
+			 MDKD_CONFIG_MAX_BYTES);
+		return -EINVAL;
+	}
+	buf = malloc(st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			snprintf(err, errlen, "%s: read: %s", path,
+				 strerror(-ret));
+			free(buf);
+			close(fd);
+			return ret;
+		}
+		got += n;
+	}
+	close(fd);
+	ret = mdkd_config_parse(buf, got, path, out, err, errlen);
+	free(buf);
+	return ret;
+}
+
+void mdkd_settings_overlay(struct mdkd_settings *dst,
+			   const struct mdkd_settings *src, uint64_t mask)
+{
+	size_t i;
+
+	for (i = 0; i < mdkd_nkeys; i++) {
+		const struct mdkd_key *k = &mdkd_keys[i];
+
+		if (k->scope == MDKD_SCOPE_CGROUP && (mask & (1ULL << i)))
+			memcpy((char *)dst + k->offset,
+			       (const char *)src + k->offset, k->size);
+	}
+}
+
+int mdkd_config_settings_for(const struct mdkd_config *cfg, const char *path,
+			     struct mdkd_settings *set, char *src,
+			     size_t srclen)
+{
+	int n = 0;
+	size_t i;
+
+	*set = cfg->defaults;
+	snprintf(src, srclen, "[global]");
+	for (i = 0; i < cfg->nsections; i++) {
+		const struct mdkd_section *s = &cfg->sections[i];
+
+		if (fnmatch(s->pattern, path, FNM_PATHNAME | FNM_PERIOD))
+			continue;
+		mdkd_settings_overlay(set, &s->set, s->mask);
+		snprintf(src, srclen, "%s:%u [cgroup %s]", cfg->source, s->line,
+			 s->pattern);
+		n++;
+	}
+	return n;
+}
+
+int mdkd_settings_apply(struct mdkd_settings *set, uint64_t *mask,
+			const char *key, const char *value, char *err,
+			size_t errlen)
+{
+	const struct mdkd_key *k = mdkd_key_find(key);
+
+	if (!k) {
+		snprintf(err, errlen, "%s: unknown key", key);
+		return -ENOENT;
+	}
+	if (k->scope != MDKD_SCOPE_CGROUP) {
+		snprintf(
+			err, errlen,
+			"%s: a [global] key, set in the configuration file only",
+			key);
+		return -EPERM;
+	}
+	if (key_parse(k, value, set, err, errlen))
+		return -EINVAL;
+	*mask |= 1ULL << (k - mdkd_keys);
+	return 0;
+}
+
+void mdkd_config_write_defaults(FILE *f)
+{
+	struct mdkd_config *cfg = mdkd_config_new_default();
+	size_t i;
+
+	fprintf(f,
+		"# mdkd(8) configuration: see mdkd.conf(5).  Every key is listed\n"
+		"# at its default, commented out.  Keys of [global] marked \"cgroup\"\n"
+		"# are the defaults of every [cgroup] section, which may override\n"
+		"# them.\n\n[global]\n");
+	for (i = 0; cfg && i < mdkd_nkeys; i++) {
+		const struct mdkd_key *k = &mdkd_keys[i];
+		char val[MDKD_PATH_MAX];
+
+		mdkd_key_format(k, key_base(k, &cfg->global, &cfg->defaults),
+				val, sizeof(val));
+		fprintf(f, "\n# %s%s%s.\n#%s =%s%s\n",
+			k->scope == MDKD_SCOPE_CGROUP ? "(cgroup) " : "",
+			k->restart ? "(restart) " : "", k->help, k->name,
+			*val ? " " : "", val);
+	}
+	fprintf(f,
+		"\n# The cgroups to manage, relative to the cgroup2 mount; '*' and\n"
+		"# '?' match within one path component.  Sections matching the same\n"
+		"# cgroup apply in file order.  No [cgroup] section: mdkd manages\n"
+		"# nothing until \"mdkctl cgroup create\" tells it to.\n"
+		"#\n#[cgroup workload.slice/*]\n#interval = 6s\n");
+	mdkd_config_free(cfg);
+}

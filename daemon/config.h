@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mdkd.conf: an INI file parsed with inih, one [global] section and any
+ * number of [cgroup PATTERN] sections (PATTERN relative to the cgroup2
+ * mount, '*' and '?' globs allowed).  Every key is one line of the table
+ * in config.c: name, scope, type, field, default, range and help.  A key of
+ * cgroup scope set in [global] is the default for every cgroup; a
+ * [cgroup] section overrides only the keys it sets, and sections matching
+ * the same cgroup apply in file order.
+ *
+ * Adding a key: a field in struct mdkd_settings (cgroup scope) or struct
+ * mdkd_global, and one MDKD_KEY() line in mdkd_keys[].  The shipped
+ * daemon/mdkd.conf and the documentation are checked against the table by
+ * the unit tests.
+ */
+#ifndef MDKD_CONFIG_H
+#define MDKD_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "controller.h"
+
+#define MDKD_CONFIG_PATH "/etc/mdk/mdkd.conf"
+#define MDKD_PATH_MAX 4096
+#define MDKD_CONFIG_MAX_BYTES (1 << 20)
+
+/* Daemon-wide settings ([global] only). */
+struct mdkd_global {
+	char socket[108]; /* the control socket */
+	char cgroup_root[MDKD_PATH_MAX]; /* the cgroup2 mount */
+	char proc_root[MDKD_PATH_MAX]; /* procfs */
+	char state_dir[MDKD_PATH_MAX]; /* crash-recovery journal */
+	char prometheus_file[MDKD_PATH_MAX]; /* "" = off */
+	char record_file[MDKD_PATH_MAX]; /* "" = off */
+	uint64_t rescan_interval_us;
+	int log_level;
+};
+
+enum mdkd_key_scope {
+	MDKD_SCOPE_GLOBAL, /* [global] only */
+	MDKD_SCOPE_CGROUP, /* [global] default, [cgroup] override */
+};
+
+enum mdkd_key_type {
+	MDKD_T_DURATION, /* uint64_t microseconds: "6", "6s", "500ms" */
+	MDKD_T_PERCENT, /* double share: "0.1" or "0.1%" = 0.001 */
+	MDKD_T_DOUBLE, /* double */
+	MDKD_T_BYTES, /* uint64_t: "4096", "512M", "1G" (powers of 1024) */
+	MDKD_T_UINT, /* unsigned int */
+	MDKD_T_MODE, /* const struct mdkd_mode_ops * */
+	MDKD_T_ACTUATOR, /* const struct mdkd_actuator_ops *, "auto" = NULL */
+	MDKD_T_PATH, /* char[]: an absolute path, "" where allowed */
+	MDKD_T_LOGLEVEL, /* int: err, warning, notice, info, debug */
+};
+
+struct mdkd_key {
+	const char *name;
+	enum mdkd_key_scope scope;
+	enum mdkd_key_type type;
+	size_t offset, size; /* into struct mdkd_global or mdkd_settings */
+	const char *def; /* the default, as written in the file */
+	double min, max; /* range (seconds for durations, percent, bytes) */
+	bool restart; /* a change takes effect at the next start only */
+	bool empty_ok; /* MDKD_T_PATH: "" allowed (the feature is off) */
+	const char *help;
+};
+
+extern const struct mdkd_key mdkd_keys[];
+extern const size_t mdkd_nkeys;
+
+/* One [cgroup PATTERN] section. */
+struct mdkd_section {
+	char *pattern;
+	unsigned int line;
+	struct mdkd_settings set;
+	uint64_t mask; /* bit i: mdkd_keys[i] set here */
+};
+
+struct mdkd_config {
+	char *source; /* file name (or "<buffer>") */
+	struct mdkd_global global;
+	struct mdkd_settings defaults; /* [global] values of cgroup keys */
+	struct mdkd_section *sections;
+	size_t nsections;
+};
+
+/* mdkd_key_find() - the table entry of @name, or NULL. */
+const struct mdkd_key *mdkd_key_find(const char *name);
+
+/*
+ * mdkd_config_new_default() - a configuration of defaults only.
+ * Return: the config (free with mdkd_config_free()) or NULL.
+ */
+struct mdkd_config *mdkd_config_new_default(void);
+void mdkd_config_free(struct mdkd_config *cfg);
+
+/*
+ * mdkd_config_parse() - parse @len bytes of INI text named @name.
+ * Return: 0 with *@out set, or -EINVAL (-ENOMEM) with "@name:LINE: key:
+ * what was expected" in @err.
+ */
+int mdkd_config_parse(const char *buf, size_t len, const char *name,
+		      struct mdkd_config **out, char *err, size_t errlen);
+
+/*
+ * mdkd_config_load() - read and parse the file @path.  Return: as
+ * mdkd_config_parse(), or -errno when it cannot be read.
+ */
+int mdkd_config_load(const char *path, struct mdkd_config **out, char *err,
+		     size_t errlen);
+
+/*
+ * mdkd_config_settings_for() - the settings of cgroup @path: the [global]
+ * defaults overlaid with every matching [cgroup] section in file order.
+ * @src gets the pattern and line of the last matching section ("[global]"
+ * when none matched).  Return: the number of matching sections.
+ */
+int mdkd_config_settings_for(const struct mdkd_config *cfg, const char *path,
+			     struct mdkd_settings *set, char *src,
+			     size_t srclen);
+
+/*
+ * mdkd_settings_apply() - parse "@key=@value" into @set (a cgroup-scope
+ * key), setting bit i of *@mask.  All-or-nothing: @set is unchanged on
+ * error.  Return: 0, -ENOENT (unknown key), -EPERM (a [global]-only key)
+ * or -EINVAL (bad value), with a message in @err.
+ */
+int mdkd_settings_apply(struct mdkd_settings *set, uint64_t *mask,
+			const char *key, const char *value, char *err,
+			size_t errlen);
+
+/* mdkd_settings_overlay() - copy the fields of @mask from @src to @dst. */
+void mdkd_settings_overlay(struct mdkd_settings *dst,
+			   const struct mdkd_settings *src, uint64_t mask);
+
+/*
+ * mdkd_key_format() - the value of @k in @base (a struct mdkd_global or
+ * mdkd_settings) as it would be written in the file.
+ */
+void mdkd_key_format(const struct mdkd_key *k, const void *base, char *buf,
+		     size_t len);
+
+/*
+ * mdkd_config_write_defaults() - a configuration file listing every key,
+ * commented out, at its default (the shipped /etc/mdk/mdkd.conf).
+ */
+void mdkd_config_write_defaults(FILE *f);
+
+#endif /* MDKD_CONFIG_H */

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mdkd's controller: per managed cgroup, samples in (struct mdkd_sample,
+ * once per interval), reclaim decisions out (struct mdkd_decision).  It is
+ * pure logic: no I/O, no clock; the unit tests drive it with sequences.
+ *
+ * Extension points (the page-policy modes of the BPF sampler issue plug in
+ * here without reshaping the daemon):
+ *
+ *  - A *mode* decides how much to take: a file daemon/mode_<name>.c whose
+ *    only non-static symbol is `const struct mdkd_mode_ops
+ *    mdkd_mode_<name>`, plus one line in mdkd_modes[] (controller.c).  Its
+ *    per-cgroup state is state_size bytes, zeroed at attach; every hook but
+ *    decide is optional and guarded by the caller.  start/stop run in the
+ *    daemon (they may open files, attach BPF programs, watch an fd on the
+ *    loop with mdkd_cgroup_watch_fd()); decide must stay pure.
+ *  - An *actuator* carries a decision out: daemon/act_<name>.c exporting
+ *    `const struct mdkd_actuator_ops mdkd_act_<name>`, one line in
+ *    mdkd_actuators[].  apply either queues asynchronous I/O on the loop
+ *    (mdkd_cgroup_queue_write()) and returns 0, the result arriving via
+ *    mdkd_cgroup_act_done(), or acts synchronously and returns 1 after
+ *    calling mdkd_cgroup_act_done() itself (process_madvise, move_pages).
+ *    restore undoes anything it left behind (exit, crash recovery).
+ *  - A tunable is one struct mdkd_settings field plus one line in the key
+ *    table in config.c (parser, default, range, help); the config file,
+ *    mdkctl set, status output and the documentation checks follow.
+ *
+ * The core (mdkd_ctl_step) wraps every mode with what all share: the first
+ * sample only records a baseline, then interval metrics, the back-off after
+ * EAGAIN/EBUSY, the IO-pressure guard, the lower bound (memory.min or
+ * min_bytes, plus unreclaimable memory), the per-interval cap max_bytes
+ * and rounding to whole pages.  A mode file holds only its policy.
+ */
+#ifndef MDKD_CONTROLLER_H
+#define MDKD_CONTROLLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroup.h"
+
+struct mdkd_cgroup;
+struct mdkd_mode_ops;
+struct mdkd_actuator_ops;
+
+/* The tunables of one managed cgroup (defaults in the table of config.c). */
+struct mdkd_settings {
+	uint64_t interval_us; /* between two samples; 6 s */
+	double psi_threshold; /* memory "some" share per interval; 0.001 */
+	double reclaim_ratio; /* share of memory.current per interval; 0.0005 */
+	uint64_t min_bytes; /* never reclaim below this (+ unreclaimable); 0 */
+	uint64_t max_bytes; /* most one interval reclaims, 0 = no cap; 0 */
+	double io_psi_threshold; /* io "some" share that pauses reclaim; 0.1 */
+	unsigned int backoff_max; /* intervals skipped at most after EAGAIN; 8 */
+	const struct mdkd_mode_ops *mode; /* senpai */
+	const struct mdkd_actuator_ops *actuator; /* NULL: the mode's/auto */
+	/* senpai-integral (senpai.py's controller) */
+	double max_probe; /* largest step down of the limit, share; 0.01 */
+	double max_backoff; /* largest step up, share; 1.0 */
+	double coeff_probe; /* probe sensitivity; 10 */
+	double coeff_backoff; /* back-off sensitivity; 20 */
+};
+
+/* Why a decision reclaims what it does (shown by status, recorded). */
+enum mdkd_reason {
+	MDKD_R_BASELINE, /* first sample: nothing to compare with */
+	MDKD_R_OBSERVE, /* mode off */
+	MDKD_R_RECLAIM, /* reclaiming */
+	MDKD_R_PRESSURE, /* memory pressure at or above the threshold */
+	MDKD_R_IO_PRESSURE, /* io pressure above io_psi_threshold */
+	MDKD_R_BACKOFF, /* skipping intervals after EAGAIN/EBUSY */
+	MDKD_R_FLOOR, /* at the lower bound */
+	MDKD_R_SMALL, /* less than one page */
+	MDKD_R_NR,
+};
+
+extern const char *const mdkd_reason_names[MDKD_R_NR];
+
+/* What one interval looked like, derived from two samples. */
+struct mdkd_interval {
+	uint64_t dt_us;
+	double mem_some, mem_full, io_some; /* shares of dt stalled */
+	uint64_t mem_some_us, mem_full_us; /* PSI total deltas */
+	uint64_t refaults; /* workingset_refault_anon + _file, pages */
+	uint64_t swapin_bytes, swapout_bytes; /* see mdkd_interval_derive() */
+	uint64_t floor_bytes; /* the lower bound this interval */
+};
+
+struct mdkd_decision {
+	uint64_t want_bytes; /* what the mode asked for */
+	uint64_t reclaim_bytes; /* what to reclaim after the bounds */
+	enum mdkd_reason reason;
+};
+
+/* What a mode's decide sees. */
+struct mdkd_input {
+	const struct mdkd_sample *prev, *cur;
+	const struct mdkd_interval *iv;
+};
+
+struct mdkd_mode_ops {
+	const char *name;
+	const char *help;
+	size_t state_size;
+	/* Optional: acquire what the mode needs for @cg (0 or -errno). */
+	int (*start)(struct mdkd_cgroup *cg, void *state, char *err,
+		     size_t errlen);
+	/* Optional: the first sample after attach or a mode change. */
+	void (*init)(void *state, const struct mdkd_settings *set,
+		     const struct mdkd_sample *first);
+	/*
+	 * Required: fill d->want_bytes and d->reason (MDKD_R_RECLAIM or
+	 * MDKD_R_PRESSURE); the core applies the bounds afterwards.
+	 */
+	void (*decide)(void *state, const struct mdkd_settings *set,
+		       const struct mdkd_input *in, struct mdkd_decision *d);
+	/* Optional: the actuator's result for the last decision. */
+	void (*feedback)(void *state, const struct mdkd_settings *set,
+			 uint64_t bytes, int result);
+	/* Optional: release what start acquired. */
+	void (*stop)(struct mdkd_cgroup *cg, void *state);
+	bool observe_only; /* never actuates (mode off) */
+};
+
+struct mdkd_actuator_ops {
+	const char *name;
+	const char *help;
+	size_t state_size;
+	/* Optional: 0 if usable on @cg, -errno with a reason otherwise. */
+	int (*probe)(int cgroup_dirfd, char *err, size_t errlen);
+	/* Optional: open files, record limits to restore (0 or -errno). */
+	int (*attach)(struct mdkd_cgroup *cg, void *state, char *err,
+		      size_t errlen);
+	/* Required: carry out @bytes of reclaim (see the comment above). */
+	int (*apply)(struct mdkd_cgroup *cg, void *state, uint64_t bytes);
+	/* Optional: undo whatever limit it may have left (exit, detach). */
+	void (*restore)(struct mdkd_cgroup *cg, void *state);
+	/* Optional: close what attach opened. */
+	void (*detach)(struct mdkd_cgroup *cg, void *state);
+};
+
+/* The registries: NULL-terminated, looked up by name. */
+extern const struct mdkd_mode_ops *const mdkd_modes[];
+extern const struct mdkd_actuator_ops *const mdkd_actuators[];
+const struct mdkd_mode_ops *mdkd_mode_find(const char *name);
+const struct mdkd_actuator_ops *mdkd_actuator_find(const char *name);
+
+/* The built-in modes and actuators. */
+extern const struct mdkd_mode_ops mdkd_mode_senpai;
+extern const struct mdkd_mode_ops mdkd_mode_senpai_integral;
+extern const struct mdkd_mode_ops mdkd_mode_off;
+extern const struct mdkd_actuator_ops mdkd_act_reclaim;
+extern const struct mdkd_actuator_ops mdkd_act_high_pulse;
+
+/* Per-cgroup controller state, owned by the core. */
+struct mdkd_ctl {
+	const struct mdkd_mode_ops *mode;
+	void *mode_state; /* mode->state_size bytes */
+	struct mdkd_sample prev;
+	bool have_prev;
+	unsigned int backoff_level; /* consecutive EAGAIN/EBUSY results */
+	unsigned int backoff_left; /* intervals still to skip */
+};
+
+/*
+ * mdkd_ctl_init() - set up @ctl for @mode (state allocated and zeroed).
+ * Return: 0 or -ENOMEM.
+ */
+int mdkd_ctl_init(struct mdkd_ctl *ctl, const struct mdkd_mode_ops *mode);
+void mdkd_ctl_destroy(struct mdkd_ctl *ctl);
+
+/*
+ * mdkd_ctl_set_mode() - switch to @mode, starting it afresh from the next
+ * sample (as after attach); a no-op for the current mode.  Return: 0 or
+ * -ENOMEM (@ctl unchanged).
+ */
+int mdkd_ctl_set_mode(struct mdkd_ctl *ctl, const struct mdkd_mode_ops *mode);
+
+/*
+ * mdkd_ctl_step() - feed the sample of one interval and get the decision.
+ * @iv receives the interval metrics (zeroed for the first sample).
+ */
+void mdkd_ctl_step(struct mdkd_ctl *ctl, const struct mdkd_settings *set,
+		   const struct mdkd_sample *cur, struct mdkd_interval *iv,
+		   struct mdkd_decision *d);
+
+/*
+ * mdkd_ctl_result() - the actuator's result for the last decision of
+ * @bytes: 0 on success, -EAGAIN (the kernel reclaimed less than asked) or
+ * -EBUSY start a back-off of 1, 2, 4 ... up to set->backoff_max intervals;
+ * anything else is passed to the mode only.
+ */
+void mdkd_ctl_result(struct mdkd_ctl *ctl, const struct mdkd_settings *set,
+		     uint64_t bytes, int result);
+
+/*
+ * mdkd_interval_derive() - the metrics of the interval from @prev to @cur.
+ * Swap traffic comes from memory.stat pswpin/pswpout when the kernel has
+ * them; otherwise swap-out is the growth of memory.swap.current and swap-in
+ * the anonymous refaults (workingset_refault_anon), both lower bounds.
+ */
+void mdkd_interval_derive(const struct mdkd_sample *prev,
+			  const struct mdkd_sample *cur,
+			  const struct mdkd_settings *set,
+			  struct mdkd_interval *iv);
+
+/*
+ * mdkd_floor_bytes() - the lower bound: max(memory.min, min_bytes) plus
+ * what reclaim cannot take (memory.current - mdkd_reclaimable_bytes()).
+ */
+uint64_t mdkd_floor_bytes(const struct mdkd_sample *s,
+			  const struct mdkd_settings *set);
+
+#endif /* MDKD_CONTROLLER_H */

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The control-socket protocol: see proto.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "proto.h"
+
+const char *const mdkd_cmd_names[MDKD_CMD_NR] = {
+	[MDKD_CMD_PING] = "ping",	[MDKD_CMD_STATUS] = "status",
+	[MDKD_CMD_SET] = "set",		[MDKD_CMD_MANAGE] = "manage",
+	[MDKD_CMD_RELEASE] = "release", [MDKD_CMD_RELOAD] = "reload",
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* A JSON string or number as text, copied into @out of @size bytes. */
+static int scalar(struct json_object *v, char *out, size_t size)
+{
+	const char *s;
+	size_t n;
+
+	if (!json_object_is_type(v, json_type_string) &&
+	    !json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double))
+		return -EINVAL;
+	s = json_object_get_string(v);
+	n = json_object_is_type(v, json_type_string) ?
+		    (size_t)json_object_get_string_len(v) :
+		    strlen(s);
+	if (n >= size || memchr(s, '\0', n))
+		return -EINVAL;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static int parse_settings(struct json_object *obj, struct mdkd_request *req,
+			  char *err, size_t errlen)
+{
+	struct json_object_iterator it, end;
+
+	if (!json_object_is_type(obj, json_type_object))
+		return fail(err, errlen, "settings: expected an object%s", "");
+	if (json_object_object_length(obj) > MDKD_REQ_MAX_SETTINGS) {
+		snprintf(err, errlen, "settings: more than %d keys",
+			 MDKD_REQ_MAX_SETTINGS);
+		return -EINVAL;
+	}
+	it = json_object_iter_begin(obj);
+	end = json_object_iter_end(obj);
+	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		const char *k = json_object_iter_peek_name(&it);
+		unsigned int i = req->nsettings;
+
+		if (!*k || strlen(k) >= MDKD_REQ_KEY_MAX)
+			return fail(err, errlen,
+				    "settings: key '%.64s' empty or too long",
+				    k);
+		snprintf(req->keys[i], sizeof(req->keys[i]), "%s", k);
+		if (scalar(json_object_iter_peek_value(&it), req->values[i],
+			   sizeof(req->values[i]))) {
+			snprintf(
+				err, errlen,
+				"settings: %s: expected a string or number shorter than %d bytes",
+				req->keys[i], MDKD_REQ_VALUE_MAX);
+			return -EINVAL;
+		}
+		req->nsettings++;
+	}
+	return 0;
+}
+
+int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
+		       char *err, size_t errlen)
+{
+	struct json_object *obj = NULL, *v;
+	struct json_object_iterator it, end;
+	enum json_tokener_error jerr;
+	struct json_tokener *tok;
+	bool have_v = false, have_cmd = false, have_settings = false;
+	char why[256];
+	int ret = -EINVAL, i;
+
+	memset(req, 0, sizeof(*req));
+	while (len && (buf[len - 1] == '\r' || buf[len - 1] == ' '))
+		len--;
+	if (len >= MDKD_REQ_MAX)
+		return fail(err, errlen, "request longer than %s bytes",
+			    "4095");
+	if (!len)
+		return fail(err, errlen, "empty request%s", "");
+	if (memchr(buf, '\0', len))
+		return fail(err, errlen, "NUL byte in the request%s", "");
+	tok = json_tokener_new_ex(4);
+	if (!tok)
+		return fail(err, errlen, "out of memory%s", "");
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+					    JSON_TOKENER_VALIDATE_UTF8);
+	obj = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (!obj || jerr != json_tokener_success) {
+		snprintf(err, errlen, "not JSON at offset %zu: %s",
+			 json_tokener_get_parse_end(tok),
+			 json_tokener_error_desc(
+				 jerr == json_tokener_continue ?
+					 json_tokener_error_parse_eof :
+					 jerr));
+		goto out;
+	}
+	if (json_tokener_get_parse_end(tok) != len) {
+		snprintf(err, errlen, "trailing bytes at offset %zu",
+			 json_tokener_get_parse_end(tok));
+		goto out;
+	}
+	if (!json_object_is_type(obj, json_type_object)) {
+		fail(err, errlen, "expected a JSON object%s", "");
+		goto out;
+	}
+	it = json_object_iter_begin(obj);
+	end = json_object_iter_end(obj);
+	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		const char *k = json_object_iter_peek_name(&it);
+
+		v = json_object_iter_peek_value(&it);
+		if (!strcmp(k, "v")) {
+			if (!json_object_is_type(v, json_type_int)) {
+				fail(err, errlen, "v: expected an integer%s",
+				     "");
+				goto out;
+			}
+			if (json_object_get_int64(v) != MDKD_PROTO_VERSION) {
+				snprintf(
+					err, errlen,
+					"protocol version %lld not supported (this mdkd speaks %d)",
+					(long long)json_object_get_int64(v),
+					MDKD_PROTO_VERSION);
+				ret = -EPROTONOSUPPORT;
+				goto out;
+			}
+			have_v = true;
+		} else if (!strcmp(k, "cmd")) {
+			const char *c;
+
+			if (!json_object_is_type(v, json_type_string)) {
+				fail(err, errlen, "cmd: expected a string%s",
+				     "");
+				goto out;
+			}
+			c = json_object_get_string(v);
+			for (i = 0; i < MDKD_CMD_NR; i++)
+				if (!strcmp(c, mdkd_cmd_names[i]))
+					break;
+			if (i == MDKD_CMD_NR) {
+				fail(err, errlen,
+				     "cmd: unknown command '%.64s' (ping, status, set, manage, release, reload)",
+				     c);
+				goto out;
+			}
+			req->cmd = (enum mdkd_cmd)i;
+			have_cmd = true;
+		} else if (!strcmp(k, "cgroup")) {
+			if (!json_object_is_type(v, json_type_string) ||
+			    scalar(v, req->cgroup, sizeof(req->cgroup))) {
+				fail(err, errlen, "cgroup: expected a path%s",
+				     "");
+				goto out;
+			}
+			if (mdkd_cgroup_path_check(req->cgroup, false, why,
+						   sizeof(why))) {
+				fail(err, errlen, "cgroup: %s", why);
+				goto out;
+			}
+			req->has_cgroup = true;
+		} else if (!strcmp(k, "settings")) {
+			if (parse_settings(v, req, err, errlen))
+				goto out;
+			have_settings = true;
+		} else {
+			fail(err, errlen, "unknown field '%.64s'", k);
+			goto out;
+		}
+	}
+	if (!have_v) {
+		fail(err, errlen, "missing \"v\" (the protocol version, %s)",
+		     "1");
+		goto out;
+	}
+	if (!have_cmd) {
+		fail(err, errlen, "missing \"cmd\"%s", "");
+		goto out;
+	}
+	switch (req->cmd) {
+	case MDKD_CMD_SET:
+		if (!have_settings || !req->nsettings) {
+			fail(err, errlen, "set: needs \"settings\"%s", "");
+			goto out;
+		}
+		/* fall through */
+	case MDKD_CMD_MANAGE:
+	case MDKD_CMD_RELEASE:
+		if (!req->has_cgroup) {
+			fail(err, errlen, "%s: needs \"cgroup\"",
+			     mdkd_cmd_names[req->cmd]);
+			goto out;
+		}
+		break;
+	case MDKD_CMD_STATUS:
+		break;
+	default:
+		if (req->has_cgroup) {
+			fail(err, errlen, "%s: takes no \"cgroup\"",
+			     mdkd_cmd_names[req->cmd]);
+			goto out;
+		}
+	}
+	if (have_settings && req->cmd != MDKD_CMD_SET &&
+	    req->cmd != MDKD_CMD_MANAGE) {
+		fail(err, errlen, "%s: takes no \"settings\"",
+		     mdkd_cmd_names[req->cmd]);
+		goto out;
+	}
+	ret = 0;
+out:
+	json_object_put(obj);
+	json_tokener_free(tok);
+	return ret;
+}
