@@ -31,13 +31,15 @@ VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))
 VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c))
 VM_TESTS := $(VM_C_SRCS:tests/vm/%.c=$(B)/tests/vm/%) \
 	$(foreach k,$(KVERS),$(VM_BPF_TESTS:tests/vm/%=$(B)/tests/vm/$(k)/%))
-EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm \
+EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm -Idaemon \
 	$(shell $(PKG_CONFIG) --cflags libbpf numa 2>/dev/null)
 VM_LIBS := $(shell $(PKG_CONFIG) --libs libbpf numa 2>/dev/null) -lelf -lz -lpthread
 
-$(B)/tests/vm/%: $(B)/tests/vm/%.o $(LIBMDK_A)
+# Plain C tests may use the daemon's internals (libmdkd.a), e.g. the
+# sampler's loader.
+$(B)/tests/vm/%: $(B)/tests/vm/%.o $(LIBMDKD_A) $(LIBMDK_A)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(VM_LIBS) $(LIBMDK_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(DAEMON_LIBS) $(VM_LIBS) $(LIBMDK_LIBS)
 
 define vm_bpf_rules
 $(B)/tests/vm/$(1)/%: tests/vm/%.c $(B)/bpf/$(1)/tests/vm/%.skel.h $(LIBMDK_A)

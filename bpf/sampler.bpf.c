@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The page Accessed-bit sampler and the promotion counters of mdk.
+ *
+ * sample_vma (iter/task_vma) walks the page tables of one process's VMAs,
+ * read-only, with bpf_probe_read_kernel(): from mm->pgd down through the
+ * P4D (5-level paging only), PUD and PMD levels to each PTE table, which
+ * it reads whole, in one 4 KiB copy, into a per-CPU buffer.  Each PTE
+ * table with an accessed page becomes one struct sampler_rec (a 512-bit
+ * bitmap) in the mmapable array map "recs"; each huge mapping with its
+ * Accessed bit set becomes one range record.  Userspace turns the records
+ * into page ids and then writes /proc/PID/clear_refs to reset the bits for
+ * the next window (daemon/sampler.c; Documentation/sampler.rst).
+ *
+ * When recs fills up, the walk stops, leaves the address to go on from in
+ * stop_addr and userspace runs the iterator again from there after
+ * draining the records: the output of one process is unbounded, the map is
+ * not.
+ *
+ * The fentry/fexit programs count, for the tasks of the target, pages
+ * swapped back in, file pages refaulted and pages promoted off the tier
+ * node by NUMA hinting faults (struct sampler_counts).
+ *
+ * x86-64 only: the entry layout below is arch/x86's.
+ */
+#include <vmlinux.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "core_fixes.bpf.h"
+#include "sampler.h"
+
+/* arch/x86/include/asm/pgtable_types.h */
+#define X86_PRESENT (1ULL << 0)
+#define X86_ACCESSED (1ULL << 5)
+#define X86_PSE (1ULL << 7)
+/* _PAGE_PROTNONE aliases _PAGE_GLOBAL: it means PROT_NONE (and NUMA
+ * hinting) only while _PAGE_PRESENT is clear. */
+#define X86_PROTNONE (1ULL << 8)
+/* _PAGE_SPECIAL (_PAGE_BIT_SOFTW1): no struct page behind the entry. */
+#define X86_SPECIAL (1ULL << 9)
+/* __PHYSICAL_MASK without memory encryption: bits 12..51. */
+#define X86_DEFAULT_PHYS_MASK ((1ULL << 52) - 1)
+
+#define PTE_SHIFT 12
+#define PMD_SHIFT 21
+#define PUD_SHIFT 30
+#define P4D_SHIFT 39
+#define PGD5_SHIFT 48
+
+/* include/linux/mm.h: VMAs whose pages the walk leaves alone (see
+ * Documentation/sampler.rst: clear_refs skips the first two, and cannot
+ * reset the bits of hugetlb mappings). */
+#define VM_IO 0x00004000UL
+#define VM_PFNMAP 0x00000400UL
+#define VM_HUGETLB 0x00400000UL
+
+/* bpf_loop() steps per VMA (its maximum): each step is one PMD range or
+ * one hole skipped at some level, so this covers 16 TiB of populated
+ * address space; the rest is resumed like a full map. */
+#define WALK_STEPS (1U << 23)
+
+/* Knobs, set by the loader between open and load. */
+const volatile __u32 targ_max_recs = 1; /* entries of recs */
+const volatile bool targ_tier = false; /* tier_blocks is valid */
+const volatile __u32 targ_block_shift = 15; /* log2(block size / 4 KiB) */
+const volatile __u32 targ_tier_words = 1; /* entries of tier_blocks */
+const volatile __u64 targ_cgroup_id = 0; /* 0: the PID set */
+const volatile __u32 targ_cgroup_level = 0;
+
+/*
+ * Walk state: userspace resets it before each iteration and reads it
+ * after.  One iteration runs at a time per loaded skeleton.
+ */
+__u64 resume_addr; /* walk addresses from here on */
+__u32 nr_recs; /* records written to recs */
+__u32 full; /* stopped early: go on from stop_addr */
+__u64 stop_addr;
+__u32 walk_tid; /* the task whose VMAs were walked */
+__u64 walk_mm; /* its mm_struct, to notice an exec */
+__u64 walk_start_ns; /* its start_boottime */
+__u64 walk_vmas; /* VMAs walked */
+__u64 walk_tables; /* PTE tables read */
+
+struct sampler_counts counts;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sampler_rec);
+} recs SEC(".maps");
+
+/* Bit b of word b / 64 set: memory block b is on the tier node. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} tier_blocks SEC(".maps");
+
+/* The PID set (keys: tgids) when targ_cgroup_id is 0. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8);
+} target_pids SEC(".maps");
+
+struct pte_table {
+	__u64 e[SAMPLER_PTRS_PER_TABLE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pte_table);
+} ptebuf SEC(".maps");
+
+/* A NUMA migration in flight, from its fentry to its fexit. */
+struct migration {
+	__u64 nr_pages;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct migration);
+} migrating SEC(".maps");
+
+extern const void page_offset_base __ksym;
+extern const void vmemmap_base __ksym;
+extern const void __pgtable_l5_enabled __ksym;
+extern const void physical_mask __ksym __weak;
+
+struct walk {
+	__u64 addr; /* next address to look at */
+	__u64 end; /* end of the VMA */
+	__u64 top; /* kernel address of the top-level table */
+	__u64 pob; /* page_offset_base: physical to direct-map address */
+	__u64 mask; /* physical address bits of an entry (PTE_PFN_MASK) */
+	__u32 l5; /* 5-level paging */
+	__u32 pad;
+};
+
+static __always_inline __u64 read_u64(const void *kaddr)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), kaddr);
+	return v;
+}
+
+static __always_inline __u32 read_u32(const void *kaddr)
+{
+	__u32 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), kaddr);
+	return v;
+}
+
+static __always_inline __u64 read_entry(__u64 table, __u64 addr, int shift)
+{
+	return read_u64((void *)(table + ((addr >> shift) & 511) * 8));
+}
+
+static __always_inline __u64 next_boundary(__u64 addr, int shift)
+{
+	return (addr | ((1ULL << shift) - 1)) + 1;
+}
+
+/* pte_pfn()/pmd_pfn(): non-present entries (PROT_NONE, NUMA hinting, a
+ * THP being split) hold their PFN inverted (L1TF, pgtable-invert.h). */
+static __always_inline __u64 entry_pfn(__u64 e, __u64 mask)
+{
+	if (!(e & X86_PRESENT))
+		e = ~e;
+	return (e & mask) >> PTE_SHIFT;
+}
+
+static __always_inline bool pfn_on_tier(__u64 pfn)
+{
+	__u64 block = pfn >> targ_block_shift;
+	__u32 key = block >> 6;
+	__u64 *word;
+
+	if (!targ_tier || block >> 6 >= targ_tier_words)
+		return false;
+	word = bpf_map_lookup_elem(&tier_blocks, &key);
+	return word && ((*word >> (block & 63)) & 1);
+}
+
+static __always_inline void stop_walk(__u64 addr)
+{
+	full = 1;
+	stop_addr = addr;
+}
+
+static __always_inline struct sampler_rec *next_rec(__u64 addr)
+{
+	__u32 idx = nr_recs;
+	struct sampler_rec *r;
+
+	if (idx >= targ_max_recs) {
+		stop_walk(addr);
+		return NULL;
+	}
+	r = bpf_map_lookup_elem(&recs, &idx);
+	if (!r)
+		stop_walk(addr);
+	return r;
+}
+
+/*
+ * A huge mapping of [base, base + 1 << shift) with entry e, Accessed bit
+ * set: one record for its part inside [start, end).
+ */
+static __always_inline int emit_huge(struct walk *w, __u64 e, int shift,
+				     __u64 start, __u64 end)
+{
+	__u64 base = start & ~((1ULL << shift) - 1);
+	__u64 pa, pend, pb, nr_tier = 0;
+	struct sampler_rec *r;
+	int i;
+
+	r = next_rec(start);
+	if (!r)
+		return -1;
+	r->addr = start;
+	r->kind = SAMPLER_REC_HUGE;
+	r->nr_pages = (end - start) >> PTE_SHIFT;
+	/* A 1 GiB page spans several memory blocks: count block by block. */
+	if (targ_tier) {
+		pa = (entry_pfn(e, w->mask & ~((1ULL << shift) - 1))
+		      << PTE_SHIFT) +
+		     (start - base);
+		pend = pa + (end - start);
+		for (i = 0; i < 16 && pa < pend; i++) {
+			pb = next_boundary(pa, targ_block_shift + PTE_SHIFT);
+			if (pb > pend)
+				pb = pend;
+			if (pfn_on_tier(pa >> PTE_SHIFT))
+				nr_tier += (pb - pa) >> PTE_SHIFT;
+			pa = pb;
+		}
+	}
+	r->nr_tier = nr_tier;
+	nr_recs++;
+	return 0;
+}
+
+static long zero_pte_cb(__u32 i, void *data)
+{
+	__u32 zero = 0;
+	struct pte_table *t = bpf_map_lookup_elem(&ptebuf, &zero);
+	__u32 *first = data;
+
+	if (!t)
+		return 1;
+	i += *first;
+	if (i >= SAMPLER_PTRS_PER_TABLE)
+		return 1;
+	t->e[i] = 0;
+	return 0;
+}
+
+struct tier_scan {
+	struct sampler_rec *r;
+	__u64 mask;
+	__u64 last_block;
+	__u32 last_on;
+	__u32 nr;
+};
+
+/* Count the accessed pages of a record that lie on the tier node. */
+static long tier_cb(__u32 i, void *data)
+{
+	struct tier_scan *ts = data;
+	__u32 zero = 0;
+	struct pte_table *t;
+	__u64 pfn, block;
+
+	if (i >= SAMPLER_PTRS_PER_TABLE)
+		return 1;
+	if (!((ts->r->bits[(i >> 6) & 7] >> (i & 63)) & 1))
+		return 0;
+	t = bpf_map_lookup_elem(&ptebuf, &zero);
+	if (!t)
+		return 1;
+	pfn = entry_pfn(t->e[i], ts->mask);
+	block = pfn >> targ_block_shift;
+	if (block != ts->last_block) {
+		ts->last_block = block;
+		ts->last_on = pfn_on_tier(pfn);
+	}
+	ts->nr += ts->last_on;
+	return 0;
+}
+
+/* Set bits of a 64-bit word (BPF has no popcount instruction). */
+static __always_inline __u64 popcount64(__u64 x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (x * 0x0101010101010101ULL) >> 56;
+}
+
+/*
+ * The PTE table at physical address pa maps the 2 MiB around w->addr:
+ * record the accessed pages of its part inside the VMA.  An entry counts
+ * when present (_PAGE_PRESENT or _PAGE_PROTNONE), accessed and not
+ * _PAGE_SPECIAL: special entries (the shared zero page, pfnmap entries)
+ * have no struct page, so clear_refs never resets their Accessed bit
+ * (vm_normal_page() returns NULL) and they hold no memory of the process.
+ * The scan is branch-free, so the verifier walks its 512 steps once;
+ * entries outside the VMA are zeroed first by bpf_loop()s, which the
+ * verifier checks once each.
+ */
+static __always_inline int scan_ptes(struct walk *w, __u64 pa)
+{
+	__u64 base = w->addr & ~((1ULL << PMD_SHIFT) - 1);
+	__u64 end = base + (1ULL << PMD_SHIFT), e, word, n = 0;
+	__u32 lo, hi, k, j, zero = 0;
+	struct tier_scan ts = {};
+	struct pte_table *t;
+	struct sampler_rec *r;
+
+	t = bpf_map_lookup_elem(&ptebuf, &zero);
+	if (!t)
+		return 0;
+	if (bpf_probe_read_kernel(t->e, sizeof(t->e), (void *)(w->pob + pa)))
+		return 0;
+	walk_tables++;
+	if (end > w->end)
+		end = w->end;
+	lo = (w->addr - base) >> PTE_SHIFT;
+	hi = (end - base) >> PTE_SHIFT;
+	if (lo) {
+		k = 0;
+		bpf_loop(lo, zero_pte_cb, &k, 0);
+	}
+	if (hi < SAMPLER_PTRS_PER_TABLE) {
+		k = hi;
+		bpf_loop(SAMPLER_PTRS_PER_TABLE - hi, zero_pte_cb, &k, 0);
+	}
+	r = next_rec(w->addr);
+	if (!r)
+		return -1;
+	for (k = 0; k < SAMPLER_PTRS_PER_TABLE / 64; k++) {
+		word = 0;
+		for (j = 0; j < 64; j++) {
+			e = t->e[k * 64 + j];
+			word |= ((e >> 5) & (e | (e >> 8)) & ~(e >> 9) & 1)
+				<< j;
+		}
+		r->bits[k] = word;
+		n += popcount64(word);
+	}
+	if (!n)
+		return 0;
+	r->addr = base;
+	r->kind = SAMPLER_REC_PTE;
+	r->nr_pages = n;
+	r->nr_tier = 0;
+	if (targ_tier) {
+		ts.r = r;
+		ts.mask = w->mask;
+		ts.last_block = ~0ULL;
+		bpf_loop(SAMPLER_PTRS_PER_TABLE, tier_cb, &ts, 0);
+		r->nr_tier = ts.nr;
+	}
+	nr_recs++;
+	return 0;
+}
+
+/* One step of the walk: one PMD range, or one hole at some level. */
+static long walk_step(__u32 index, void *data)
+{
+	struct walk *w = data;
+	__u64 addr = w->addr, table = w->top, e, end;
+
+	if (addr >= w->end || full)
+		return 1;
+	if (w->l5) {
+		e = read_entry(table, addr, PGD5_SHIFT);
+		if (!(e & X86_PRESENT)) {
+			w->addr = next_boundary(addr, PGD5_SHIFT);
+			return 0;
+		}
+		table = w->pob + (e & w->mask);
+	}
+	/* The P4D, or with 4-level paging the PGD (P4D folded). */
+	e = read_entry(table, addr, P4D_SHIFT);
+	if (!(e & X86_PRESENT)) {
+		w->addr = next_boundary(addr, P4D_SHIFT);
+		return 0;
+	}
+	table = w->pob + (e & w->mask);
+	e = read_entry(table, addr, PUD_SHIFT);
+	if (!(e & X86_PRESENT)) {
+		w->addr = next_boundary(addr, PUD_SHIFT);
+		return 0;
+	}
+	if (e & X86_PSE) {
+		end = next_boundary(addr, PUD_SHIFT);
+		if (end > w->end)
+			end = w->end;
+		if ((e & X86_ACCESSED) && emit_huge(w, e, PUD_SHIFT, addr, end))
+			return 1;
+		w->addr = end;
+		return 0;
+	}
+	table = w->pob + (e & w->mask);
+	e = read_entry(table, addr, PMD_SHIFT);
+	/* pmd_present(): also PROT_NONE and a THP under split (PSE alone). */
+	if (!(e & (X86_PRESENT | X86_PROTNONE | X86_PSE))) {
+		w->addr = next_boundary(addr, PMD_SHIFT);
+		return 0;
+	}
+	end = next_boundary(addr, PMD_SHIFT);
+	if (end > w->end)
+		end = w->end;
+	if (e & X86_PSE) {
+		if ((e & X86_ACCESSED) && emit_huge(w, e, PMD_SHIFT, addr, end))
+			return 1;
+	} else if (scan_ptes(w, e & w->mask)) {
+		return 1;
+	}
+	w->addr = end;
+	return 0;
+}
+
+SEC("iter/task_vma")
+int sample_vma(struct bpf_iter__task_vma *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct vm_area_struct *vma = ctx->vma;
+	struct walk w = {};
+	__u64 start, end;
+	__u32 tid;
+
+	if (!task || !vma || full)
+		return 0;
+	/* Threads share the mm: walk the first task that has one. */
+	tid = BPF_CORE_READ(task, pid);
+	if (!walk_tid) {
+		walk_tid = tid;
+		walk_mm = (__u64)BPF_CORE_READ(task, mm);
+		walk_start_ns = BPF_CORE_READ(task, start_boottime);
+	} else if (tid != walk_tid) {
+		return 0;
+	}
+	if (vma_flags(vma) & (VM_IO | VM_PFNMAP | VM_HUGETLB))
+		return 0;
+	start = BPF_CORE_READ(vma, vm_start);
+	end = BPF_CORE_READ(vma, vm_end);
+	if (start < resume_addr)
+		start = resume_addr;
+	if (start >= end)
+		return 0;
+	walk_vmas++;
+
+	w.addr = start;
+	w.end = end;
+	w.top = (__u64)BPF_CORE_READ(vma, vm_mm, pgd);
+	w.pob = read_u64(&page_offset_base);
+	w.l5 = read_u32(&__pgtable_l5_enabled);
+	w.mask = X86_DEFAULT_PHYS_MASK;
+	if (&physical_mask)
+		w.mask = read_u64(&physical_mask);
+	w.mask &= ~((1ULL << PTE_SHIFT) - 1);
+	bpf_loop(WALK_STEPS, walk_step, &w, 0);
+	if (!full && w.addr < w.end)
+		stop_walk(w.addr);
+	return 0;
+}
+
+/* Is the current task one of the target's? */
+static __always_inline bool in_target(void)
+{
+	__u32 tgid;
+
+	if (targ_cgroup_id)
+		return bpf_get_current_ancestor_cgroup_id(targ_cgroup_level) ==
+		       targ_cgroup_id;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	return bpf_map_lookup_elem(&target_pids, &tgid) != NULL;
+}
+
+/* 6.1: one swap entry released by a swap-in (see core_fixes.bpf.h). */
+SEC("fentry/swap_free")
+int BPF_PROG(swap_free_enter)
+{
+	if (in_target())
+		__sync_fetch_and_add(&counts.swapin_pages, 1);
+	return 0;
+}
+
+/* 6.12: nr_pages swap entries released by a swap-in. */
+SEC("fentry/swap_free_nr")
+int BPF_PROG(swap_free_nr_enter, unsigned long entry, int nr_pages)
+{
+	if (nr_pages > 0 && in_target())
+		__sync_fetch_and_add(&counts.swapin_pages, nr_pages);
+	return 0;
+}
+
+SEC("fentry/workingset_refault")
+int BPF_PROG(refault_enter, struct folio *folio, void *shadow)
+{
+	if (!folio_swapbacked(folio) && in_target())
+		__sync_fetch_and_add(&counts.file_refault_pages,
+				     folio_pages(folio));
+	return 0;
+}
+
+/*
+ * A NUMA hinting fault migrates a folio: remember its size when it lies on
+ * the tier node (the folio is freed by the time fexit runs).
+ */
+static __always_inline void migrate_enter(struct folio *folio)
+{
+	__u64 key = bpf_get_current_pid_tgid(), vbase, pfn;
+	struct migration m;
+
+	if (!targ_tier || !in_target())
+		return;
+	vbase = read_u64(&vmemmap_base);
+	pfn = ((__u64)folio - vbase) / bpf_core_type_size(struct page);
+	if (!pfn_on_tier(pfn))
+		return;
+	m.nr_pages = folio_pages(folio);
+	bpf_map_update_elem(&migrating, &key, &m, BPF_ANY);
+}
+
+static __always_inline void migrate_exit(bool moved)
+{
+	__u64 key = bpf_get_current_pid_tgid();
+	struct migration *m;
+
+	m = bpf_map_lookup_elem(&migrating, &key);
+	if (!m)
+		return;
+	if (moved) {
+		__sync_fetch_and_add(&counts.promote_pages, m->nr_pages);
+		__sync_fetch_and_add(&counts.promote_events, 1);
+	}
+	bpf_map_delete_elem(&migrating, &key);
+}
+
+SEC("fentry/migrate_misplaced_page")
+int BPF_PROG(misplaced_page_enter, struct page *page)
+{
+	migrate_enter((struct folio *)page);
+	return 0;
+}
+
+/* 6.1: returns 1 when the page moved. */
+SEC("fexit/migrate_misplaced_page")
+int BPF_PROG(misplaced_page_exit, struct page *page, struct vm_area_struct *vma,
+	     int node, int ret)
+{
+	migrate_exit(ret == 1);
+	return 0;
+}
+
+SEC("fentry/migrate_misplaced_folio")
+int BPF_PROG(misplaced_folio_enter, struct folio *folio)
+{
+	migrate_enter(folio);
+	return 0;
+}
+
+/* 6.12: returns 0 when the folio moved. */
+SEC("fexit/migrate_misplaced_folio")
+int BPF_PROG(misplaced_folio_exit, struct folio *folio,
+	     struct vm_area_struct *vma, int node, int ret)
+{
+	migrate_exit(ret == 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

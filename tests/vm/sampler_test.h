@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the sampler VM tests (tests/vm/sampler_*.c): a scratch cgroup,
+ * a worker process driven over a pair of pipes one message at a time, and
+ * the comparison of a delivered window with the truth.
+ */
+#ifndef MDK_TESTS_SAMPLER_TEST_H
+#define MDK_TESTS_SAMPLER_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sampler.h"
+
+#define PAGE 4096UL
+#define HPAGE (2UL << 20)
+
+/* One request or reply between the test and a worker. */
+struct wmsg {
+	int op;
+	int arg;
+	uint64_t v[8];
+};
+
+struct worker {
+	pid_t pid;
+	int cmd; /* test -> worker */
+	int rsp; /* worker -> test */
+};
+
+static inline int cg_write(const char *cg, const char *file, const char *val)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", cg, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+static inline int cg_add(const char *cg, pid_t pid)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d", pid);
+	return cg_write(cg, "cgroup.procs", buf);
+}
+
+/* A fresh cgroup /sys/fs/cgroup/NAME-PID. */
+static inline int cg_make(char *cg, size_t len, const char *name)
+{
+	snprintf(cg, len, "/sys/fs/cgroup/%s-%d", name, getpid());
+	if (mkdir(cg, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static inline int send_msg(int fd, const struct wmsg *m)
+{
+	return write(fd, m, sizeof(*m)) == sizeof(*m) ? 0 : -EPIPE;
+}
+
+static inline int recv_msg(int fd, struct wmsg *m)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < sizeof(*m)) {
+		n = read(fd, (char *)m + got, sizeof(*m) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EPIPE;
+		got += n;
+	}
+	return 0;
+}
+
+/*
+ * Fork a worker running @fn(cmd_fd, rsp_fd, @arg); it joins cgroup @cg
+ * first when @cg is not NULL.  Returns 0 once it sent its first message
+ * (into @hello).
+ */
+static inline int worker_start(struct worker *w, const char *cg,
+			       int (*fn)(int cmd, int rsp, void *arg),
+			       void *arg, struct wmsg *hello)
+{
+	int a[2], b[2];
+
+	if (pipe(a) || pipe(b))
+		return -errno;
+	w->pid = fork();
+	if (w->pid < 0)
+		return -errno;
+	if (!w->pid) {
+		close(a[1]);
+		close(b[0]);
+		if (cg && cg_add(cg, getpid()))
+			_exit(3);
+		_exit(fn(a[0], b[1], arg));
+	}
+	close(a[0]);
+	close(b[1]);
+	w->cmd = a[1];
+	w->rsp = b[0];
+	return recv_msg(w->rsp, hello);
+}
+
+static inline int worker_call(struct worker *w, const struct wmsg *req,
+			      struct wmsg *rsp)
+{
+	int err = send_msg(w->cmd, req);
+
+	return err ? err : recv_msg(w->rsp, rsp);
+}
+
+/* Tell the worker to exit (op 0) and reap it; returns its exit status. */
+static inline int worker_stop(struct worker *w)
+{
+	struct wmsg m = { 0 };
+	int status = 0;
+
+	if (w->pid <= 0)
+		return 0;
+	send_msg(w->cmd, &m);
+	close(w->cmd);
+	close(w->rsp);
+	if (waitpid(w->pid, &status, 0) < 0)
+		status = -1;
+	w->pid = 0;
+	return status;
+}
+
+/* The delivered ids of process @proc inside [lo, hi). */
+static inline size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc,
+			    uint64_t lo, uint64_t hi, const uint64_t **first)
+{
+	uint64_t a = mdkd_page_id(proc, lo), b = mdkd_page_id(proc, hi);
+	size_t l = 0, r = w->nr_pages, m, start;
+
+	while (l < r) {
+		m = (l + r) / 2;
+		if (w->pages[m] < a)
+			l = m + 1;
+		else
+			r = m;
+	}
+	start = l;
+	r = w->nr_pages;
+	while (l < r) {
+		m = (l + r) / 2;
+		if (w->pages[m] < b)
+			l = m + 1;
+		else
+			r = m;
+	}
+	*first = w->pages + start;
+	return l - start;
+}
+
+/* Score sorted @got against sorted @want: true and false positives,
+ * false negatives. */
+struct score {
+	size_t tp, fp, fn;
+};
+
+static inline struct score score_sets(const uint64_t *got, size_t ng,
+				      const uint64_t *want, size_t nw)
+{
+	struct score s = { 0 };
+	size_t i = 0, j = 0;
+
+	while (i < ng || j < nw) {
+		if (j == nw || (i < ng && got[i] < want[j])) {
+			s.fp++;
+			i++;
+		} else if (i == ng || want[j] < got[i]) {
+			s.fn++;
+			j++;
+		} else {
+			s.tp++;
+			i++;
+			j++;
+		}
+	}
+	return s;
+}
+
+static inline double precision(struct score s)
+{
+	return s.tp + s.fp ? (double)s.tp / (s.tp + s.fp) : 1.0;
+}
+
+static inline double recall(struct score s)
+{
+	return s.tp + s.fn ? (double)s.tp / (s.tp + s.fn) : 1.0;
+}
+
+/* Is the window's set sorted and free of duplicates? */
+static inline int window_sorted(const struct mdkd_sampler_window *w)
+{
+	size_t i;
+
+	for (i = 1; i < w->nr_pages; i++)
+		if (w->pages[i] <= w->pages[i - 1])
+			return 0;
+	return 1;
+}
+
+#endif /* MDK_TESTS_SAMPLER_TEST_H */
