@@ -145,11 +145,10 @@ static inline int worker_stop(struct worker *w)
 	return status;
 }
 
-/* The delivered ids of process @proc inside [lo, hi). */
-static inline size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc,
-			    uint64_t lo, uint64_t hi, const uint64_t **first)
+/* The delivered ids in [a, b). */
+static inline size_t ids_range(const struct mdkd_sampler_window *w, uint64_t a,
+			       uint64_t b, const uint64_t **first)
 {
-	uint64_t a = mdkd_page_id(proc, lo), b = mdkd_page_id(proc, hi);
 	size_t l = 0, r = w->nr_pages, m, start;
 
 	while (l < r) {
@@ -170,6 +169,22 @@ static inline size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc,
 	}
 	*first = w->pages + start;
 	return l - start;
+}
+
+/* The delivered ids of process @proc inside [lo, hi). */
+static inline size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc,
+			    uint64_t lo, uint64_t hi, const uint64_t **first)
+{
+	return ids_range(w, mdkd_page_id(proc, lo), mdkd_page_id(proc, hi),
+			 first);
+}
+
+/* All delivered ids of process @proc. */
+static inline size_t ids_of(const struct mdkd_sampler_window *w, uint32_t proc,
+			    const uint64_t **first)
+{
+	return ids_range(w, (uint64_t)proc << MDKD_PAGE_VPN_BITS,
+			 (uint64_t)(proc + 1) << MDKD_PAGE_VPN_BITS, first);
 }
 
 /* Score sorted @got against sorted @want: true and false positives,
