@@ -287,7 +287,10 @@ static long tier_cb(__u32 i, void *data)
 
 	if (i >= SAMPLER_PTRS_PER_TABLE)
 		return 1;
-	if (!((ts->r->bits[(i >> 6) & 7] >> (i & 63)) & 1))
+	/* Keep clang from indexing with the unchecked copy of i. */
+	barrier_var(i);
+	i &= SAMPLER_PTRS_PER_TABLE - 1;
+	if (!((ts->r->bits[i >> 6] >> (i & 63)) & 1))
 		return 0;
 	t = bpf_map_lookup_elem(&ptebuf, &zero);
 	if (!t)
@@ -524,15 +527,18 @@ int BPF_PROG(refault_enter, struct folio *folio, void *shadow)
  * A NUMA hinting fault migrates a folio: remember its size when it lies on
  * the tier node (the folio is freed by the time fexit runs).
  */
-static __always_inline void migrate_enter(struct folio *folio)
+static __always_inline void migrate_enter(struct folio *folio, __u64 *ctx)
 {
-	__u64 key = bpf_get_current_pid_tgid(), vbase, pfn;
+	__u64 key = bpf_get_current_pid_tgid(), vbase, pfn, addr;
 	struct migration m;
 
 	if (!targ_tier || !in_target())
 		return;
 	vbase = read_u64(&vmemmap_base);
-	pfn = ((__u64)folio - vbase) / bpf_core_type_size(struct page);
+	/* The verifier allows no arithmetic on a BTF pointer: take the
+	 * argument's raw value. */
+	addr = read_u64(&ctx[0]);
+	pfn = (addr - vbase) / bpf_core_type_size(struct page);
 	if (!pfn_on_tier(pfn))
 		return;
 	m.nr_pages = folio_pages(folio);
@@ -557,7 +563,7 @@ static __always_inline void migrate_exit(bool moved)
 SEC("fentry/migrate_misplaced_page")
 int BPF_PROG(misplaced_page_enter, struct page *page)
 {
-	migrate_enter((struct folio *)page);
+	migrate_enter((struct folio *)page, ctx);
 	return 0;
 }
 
@@ -573,7 +579,7 @@ int BPF_PROG(misplaced_page_exit, struct page *page, struct vm_area_struct *vma,
 SEC("fentry/migrate_misplaced_folio")
 int BPF_PROG(misplaced_folio_enter, struct folio *folio)
 {
-	migrate_enter(folio);
+	migrate_enter(folio, ctx);
 	return 0;
 }
 
