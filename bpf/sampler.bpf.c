@@ -70,8 +70,8 @@ const volatile __u64 targ_cgroup_id = 0; /* 0: the PID set */
 const volatile __u32 targ_cgroup_level = 0;
 
 /*
- * Walk state: userspace resets it before each iteration and reads it
- * after.  One iteration runs at a time per loaded skeleton.
+ * Walk state: userspace resets it before each pass and reads it after.
+ * One pass runs at a time per loaded skeleton.
  */
 __u64 resume_addr; /* walk addresses from here on */
 __u32 nr_recs; /* records written to recs */
@@ -82,8 +82,24 @@ __u64 walk_mm; /* its mm_struct, to notice an exec */
 __u64 walk_start_ns; /* its start_boottime */
 __u64 walk_vmas; /* VMAs walked */
 __u64 walk_tables; /* PTE tables read */
+/*
+ * Bumped by userspace before each pass: the PTE table cache below is good
+ * for one pass only, since page tables change between passes.
+ */
+__u64 pass_gen;
 
 struct sampler_counts counts;
+
+/* Bumped by each run of sample_vma: see struct pmd_table. */
+__u64 vma_gen;
+
+/*
+ * Read once: page_offset_base, the entry address mask, 5-level paging.
+ * Not static: clang shrinks a static flag to a byte, which its BTF then
+ * contradicts and the kernel refuses.
+ */
+__u64 k_pob, k_mask;
+__u32 k_l5, k_ready;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -105,13 +121,24 @@ struct {
 /* The PID set (keys: tgids) when targ_cgroup_id is 0. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
 	__type(key, __u32);
 	__type(value, __u8);
 } target_pids SEC(".maps");
 
+/*
+ * The last PTE table read on this CPU: for (gen, pa), the words of it read
+ * so far and their Accessed bits.  It is read 64 entries (512 bytes) at a
+ * time, only where the VMA lies: a library's small segments cost a word
+ * each, and VMAs that share a table read and scan each word once.
+ */
 struct pte_table {
 	__u64 e[SAMPLER_PTRS_PER_TABLE];
+	__u64 gen;
+	__u64 pa;
+	__u64 loaded; /* bit k: e[64k..64k+63] read, bits[k] valid */
+	__u64 bits[SAMPLER_PTRS_PER_TABLE / 64];
 };
 
 struct {
@@ -120,6 +147,26 @@ struct {
 	__type(key, __u32);
 	__type(value, struct pte_table);
 } ptebuf SEC(".maps");
+
+/*
+ * A copy of the PMD table mapping the 1 GiB at base, read whole and kept
+ * for one run of sample_vma only (gen == vma_gen): the PTE tables it
+ * points to cannot be freed while that run holds the RCU read lock, which
+ * a copy kept across runs could not promise (since 6.6 file THP collapse
+ * retracts page tables without mmap_lock).
+ */
+struct pmd_table {
+	__u64 e[SAMPLER_PTRS_PER_TABLE];
+	__u64 gen;
+	__u64 base;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pmd_table);
+} pmdbuf SEC(".maps");
 
 /* A NUMA migration in flight, from its fentry to its fexit. */
 struct migration {
@@ -218,22 +265,33 @@ static __always_inline struct sampler_rec *next_rec(__u64 addr)
 
 /*
  * A huge mapping of [base, base + 1 << shift) with entry e, Accessed bit
- * set: one record for its part inside [start, end).
+ * set: its part inside [start, end), appended to the last record when that
+ * one is a huge range ending at start (a THP region is one record).
  */
 static __always_inline int emit_huge(struct walk *w, __u64 e, int shift,
 				     __u64 start, __u64 end)
 {
 	__u64 base = start & ~((1ULL << shift) - 1);
 	__u64 pa, pend, pb, nr_tier = 0;
-	struct sampler_rec *r;
+	struct sampler_rec *r = NULL;
+	__u32 prev = nr_recs - 1;
 	int i;
 
-	r = next_rec(start);
-	if (!r)
-		return -1;
-	r->addr = start;
-	r->kind = SAMPLER_REC_HUGE;
-	r->nr_pages = (end - start) >> PTE_SHIFT;
+	if (nr_recs)
+		r = bpf_map_lookup_elem(&recs, &prev);
+	if (r && r->kind == SAMPLER_REC_HUGE &&
+	    r->addr + ((__u64)r->nr_pages << PTE_SHIFT) == start) {
+		r->nr_pages += (end - start) >> PTE_SHIFT;
+	} else {
+		r = next_rec(start);
+		if (!r)
+			return -1;
+		r->addr = start;
+		r->kind = SAMPLER_REC_HUGE;
+		r->nr_pages = (end - start) >> PTE_SHIFT;
+		r->nr_tier = 0;
+		nr_recs++;
+	}
 	/* A 1 GiB page spans several memory blocks: count block by block. */
 	if (targ_tier) {
 		pa = (entry_pfn(e, w->mask & ~((1ULL << shift) - 1))
@@ -248,24 +306,8 @@ static __always_inline int emit_huge(struct walk *w, __u64 e, int shift,
 				nr_tier += (pb - pa) >> PTE_SHIFT;
 			pa = pb;
 		}
+		r->nr_tier += nr_tier;
 	}
-	r->nr_tier = nr_tier;
-	nr_recs++;
-	return 0;
-}
-
-static long zero_pte_cb(__u32 i, void *data)
-{
-	__u32 zero = 0;
-	struct pte_table *t = bpf_map_lookup_elem(&ptebuf, &zero);
-	__u32 *first = data;
-
-	if (!t)
-		return 1;
-	i += *first;
-	if (i >= SAMPLER_PTRS_PER_TABLE)
-		return 1;
-	t->e[i] = 0;
 	return 0;
 }
 
@@ -275,6 +317,7 @@ struct tier_scan {
 	__u64 last_block;
 	__u32 last_on;
 	__u32 nr;
+	__u32 first; /* first entry to look at */
 };
 
 /* Count the accessed pages of a record that lie on the tier node. */
@@ -285,6 +328,7 @@ static long tier_cb(__u32 i, void *data)
 	struct pte_table *t;
 	__u64 pfn, block;
 
+	i += ts->first;
 	if (i >= SAMPLER_PTRS_PER_TABLE)
 		return 1;
 	/* Keep clang from indexing with the unchecked copy of i. */
@@ -314,87 +358,160 @@ static __always_inline __u64 popcount64(__u64 x)
 	return (x * 0x0101010101010101ULL) >> 56;
 }
 
+struct word_ctx {
+	struct pte_table *t;
+	__u64 src; /* direct-map address of the PTE table */
+	__u32 first; /* first word */
+	__u32 err;
+};
+
+/*
+ * Word first + i of the table, read unless it was already: its Accessed
+ * bits.  An entry counts when present (_PAGE_PRESENT or _PAGE_PROTNONE),
+ * accessed and not _PAGE_SPECIAL.  Special entries (the shared zero page,
+ * pfnmap entries) have no struct page, so clear_refs never resets their
+ * Accessed bit (vm_normal_page() returns NULL) and they hold no memory of
+ * the process.  Branch-free, so that the verifier walks the 64 steps once.
+ */
+static long scan_word_cb(__u32 i, void *data)
+{
+	struct word_ctx *c = data;
+	struct pte_table *t = c->t;
+	__u32 k = i + c->first, j;
+	__u64 word = 0, e;
+
+	if (k >= SAMPLER_PTRS_PER_TABLE / 64)
+		return 1;
+	barrier_var(k);
+	k &= SAMPLER_PTRS_PER_TABLE / 64 - 1;
+	if ((t->loaded >> k) & 1)
+		return 0;
+	if (bpf_probe_read_kernel(&t->e[k * 64], 64 * sizeof(__u64),
+				  (void *)(c->src + k * 64 * sizeof(__u64)))) {
+		c->err = 1;
+		return 1;
+	}
+	for (j = 0; j < 64; j++) {
+		e = t->e[k * 64 + j];
+		word |= ((e >> 5) & (e | (e >> 8)) & ~(e >> 9) & 1) << j;
+	}
+	t->bits[k] = word;
+	t->loaded |= 1ULL << k;
+	return 0;
+}
+
+struct range_ctx {
+	struct pte_table *t;
+	struct sampler_rec *r;
+	__u32 lo, hi; /* PTE index range inside the VMA */
+	__u64 n; /* accessed pages in it */
+	__u32 first; /* first word */
+};
+
+/* Word first + i of the record: the table's bits inside [lo, hi). */
+static long range_word_cb(__u32 i, void *data)
+{
+	struct range_ctx *c = data;
+	__u32 k = i + c->first, b, a, z;
+	__u64 mask = 0, word;
+
+	if (k >= SAMPLER_PTRS_PER_TABLE / 64)
+		return 1;
+	barrier_var(k);
+	k &= SAMPLER_PTRS_PER_TABLE / 64 - 1;
+	b = k * 64;
+	if (c->hi > b && c->lo < b + 64) {
+		a = c->lo > b ? c->lo - b : 0;
+		z = c->hi < b + 64 ? c->hi - b : 64;
+		mask = z >= 64 ? ~0ULL : (1ULL << (z & 63)) - 1;
+		mask &= ~((1ULL << (a & 63)) - 1);
+	}
+	word = c->t->bits[k] & mask;
+	c->r->bits[k] = word;
+	c->n += popcount64(word);
+	return 0;
+}
+
 /*
  * The PTE table at physical address pa maps the 2 MiB around w->addr:
- * record the accessed pages of its part inside the VMA.  An entry counts
- * when present (_PAGE_PRESENT or _PAGE_PROTNONE), accessed and not
- * _PAGE_SPECIAL: special entries (the shared zero page, pfnmap entries)
- * have no struct page, so clear_refs never resets their Accessed bit
- * (vm_normal_page() returns NULL) and they hold no memory of the process.
- * The scan is branch-free, so the verifier walks its 512 steps once;
- * entries outside the VMA are zeroed first by bpf_loop()s, which the
- * verifier checks once each.
+ * record the accessed pages of its part inside the VMA.
  */
 static __always_inline int scan_ptes(struct walk *w, __u64 pa)
 {
 	__u64 base = w->addr & ~((1ULL << PMD_SHIFT) - 1);
-	__u64 end = base + (1ULL << PMD_SHIFT), e, word, n = 0;
-	__u32 lo, hi, k, j, zero = 0;
+	__u64 end = base + (1ULL << PMD_SHIFT);
+	struct word_ctx wc = {};
+	struct range_ctx c = {};
 	struct tier_scan ts = {};
 	struct pte_table *t;
 	struct sampler_rec *r;
+	__u32 zero = 0, kl, kh, k;
 
 	t = bpf_map_lookup_elem(&ptebuf, &zero);
 	if (!t)
 		return 0;
-	if (bpf_probe_read_kernel(t->e, sizeof(t->e), (void *)(w->pob + pa)))
-		return 0;
-	walk_tables++;
+	if (t->gen != pass_gen || t->pa != pa) {
+		t->gen = pass_gen;
+		t->pa = pa;
+		t->loaded = 0;
+		walk_tables++;
+	}
 	if (end > w->end)
 		end = w->end;
-	lo = (w->addr - base) >> PTE_SHIFT;
-	hi = (end - base) >> PTE_SHIFT;
-	if (lo) {
-		k = 0;
-		bpf_loop(lo, zero_pte_cb, &k, 0);
-	}
-	if (hi < SAMPLER_PTRS_PER_TABLE) {
-		k = hi;
-		bpf_loop(SAMPLER_PTRS_PER_TABLE - hi, zero_pte_cb, &k, 0);
+	c.lo = (w->addr - base) >> PTE_SHIFT;
+	c.hi = (end - base) >> PTE_SHIFT;
+	kl = c.lo / 64;
+	kh = (c.hi + 63) / 64;
+	wc.t = t;
+	wc.src = w->pob + pa;
+	wc.first = kl;
+	bpf_loop(kh - kl, scan_word_cb, &wc, 0);
+	if (wc.err) {
+		t->gen = 0;
+		return 0;
 	}
 	r = next_rec(w->addr);
 	if (!r)
 		return -1;
-	for (k = 0; k < SAMPLER_PTRS_PER_TABLE / 64; k++) {
-		word = 0;
-		for (j = 0; j < 64; j++) {
-			e = t->e[k * 64 + j];
-			word |= ((e >> 5) & (e | (e >> 8)) & ~(e >> 9) & 1)
-				<< j;
-		}
-		r->bits[k] = word;
-		n += popcount64(word);
-	}
-	if (!n)
+	for (k = 0; k < SAMPLER_PTRS_PER_TABLE / 64; k++)
+		r->bits[k] = 0;
+	c.t = t;
+	c.r = r;
+	c.first = kl;
+	bpf_loop(kh - kl, range_word_cb, &c, 0);
+	if (!c.n)
 		return 0;
 	r->addr = base;
 	r->kind = SAMPLER_REC_PTE;
-	r->nr_pages = n;
+	r->nr_pages = c.n;
 	r->nr_tier = 0;
 	if (targ_tier) {
 		ts.r = r;
 		ts.mask = w->mask;
 		ts.last_block = ~0ULL;
-		bpf_loop(SAMPLER_PTRS_PER_TABLE, tier_cb, &ts, 0);
+		ts.first = c.lo;
+		bpf_loop(c.hi - c.lo, tier_cb, &ts, 0);
 		r->nr_tier = ts.nr;
 	}
 	nr_recs++;
 	return 0;
 }
 
-/* One step of the walk: one PMD range, or one hole at some level. */
-static long walk_step(__u32 index, void *data)
+/*
+ * Find the PMD table mapping addr's 1 GiB and copy it to pt, or skip the
+ * hole above it (returns 1) or the 1 GiB page it is (returns 1 after
+ * emitting it; -1 when the records are full).
+ */
+static __always_inline int load_pmds(struct walk *w, struct pmd_table *pt)
 {
-	struct walk *w = data;
 	__u64 addr = w->addr, table = w->top, e, end;
 
-	if (addr >= w->end || full)
-		return 1;
+	pt->gen = 0;
 	if (w->l5) {
 		e = read_entry(table, addr, PGD5_SHIFT);
 		if (!(e & X86_PRESENT)) {
 			w->addr = next_boundary(addr, PGD5_SHIFT);
-			return 0;
+			return 1;
 		}
 		table = w->pob + (e & w->mask);
 	}
@@ -402,25 +519,54 @@ static long walk_step(__u32 index, void *data)
 	e = read_entry(table, addr, P4D_SHIFT);
 	if (!(e & X86_PRESENT)) {
 		w->addr = next_boundary(addr, P4D_SHIFT);
-		return 0;
+		return 1;
 	}
 	table = w->pob + (e & w->mask);
 	e = read_entry(table, addr, PUD_SHIFT);
 	if (!(e & X86_PRESENT)) {
 		w->addr = next_boundary(addr, PUD_SHIFT);
-		return 0;
+		return 1;
 	}
 	if (e & X86_PSE) {
 		end = next_boundary(addr, PUD_SHIFT);
 		if (end > w->end)
 			end = w->end;
 		if ((e & X86_ACCESSED) && emit_huge(w, e, PUD_SHIFT, addr, end))
-			return 1;
+			return -1;
 		w->addr = end;
-		return 0;
+		return 1;
 	}
-	table = w->pob + (e & w->mask);
-	e = read_entry(table, addr, PMD_SHIFT);
+	if (bpf_probe_read_kernel(pt->e, sizeof(pt->e),
+				  (void *)(w->pob + (e & w->mask)))) {
+		w->addr = next_boundary(addr, PUD_SHIFT);
+		return 1;
+	}
+	pt->gen = vma_gen;
+	pt->base = addr & ~((1ULL << PUD_SHIFT) - 1);
+	return 0;
+}
+
+/* One step of the walk: one PMD range, or one hole at some level. */
+static long walk_step(__u32 index, void *data)
+{
+	struct walk *w = data;
+	__u64 addr = w->addr, e, end;
+	struct pmd_table *pt;
+	__u32 zero = 0;
+	int ret;
+
+	if (addr >= w->end || full)
+		return 1;
+	pt = bpf_map_lookup_elem(&pmdbuf, &zero);
+	if (!pt)
+		return 1;
+	if (pt->gen != vma_gen ||
+	    pt->base != (addr & ~((1ULL << PUD_SHIFT) - 1))) {
+		ret = load_pmds(w, pt);
+		if (ret)
+			return ret < 0;
+	}
+	e = pt->e[(addr >> PMD_SHIFT) & 511];
 	/* pmd_present(): also PROT_NONE and a THP under split (PSE alone). */
 	if (!(e & (X86_PRESENT | X86_PROTNONE | X86_PSE))) {
 		w->addr = next_boundary(addr, PMD_SHIFT);
@@ -468,16 +614,22 @@ int sample_vma(struct bpf_iter__task_vma *ctx)
 	if (start >= end)
 		return 0;
 	walk_vmas++;
-
+	vma_gen++;
+	if (!k_ready) {
+		k_pob = read_u64(&page_offset_base);
+		k_l5 = read_u32(&__pgtable_l5_enabled);
+		k_mask = X86_DEFAULT_PHYS_MASK;
+		if (&physical_mask)
+			k_mask = read_u64(&physical_mask);
+		k_mask &= ~((1ULL << PTE_SHIFT) - 1);
+		k_ready = 1;
+	}
 	w.addr = start;
 	w.end = end;
 	w.top = (__u64)BPF_CORE_READ(vma, vm_mm, pgd);
-	w.pob = read_u64(&page_offset_base);
-	w.l5 = read_u32(&__pgtable_l5_enabled);
-	w.mask = X86_DEFAULT_PHYS_MASK;
-	if (&physical_mask)
-		w.mask = read_u64(&physical_mask);
-	w.mask &= ~((1ULL << PTE_SHIFT) - 1);
+	w.pob = k_pob;
+	w.l5 = k_l5;
+	w.mask = k_mask;
 	bpf_loop(WALK_STEPS, walk_step, &w, 0);
 	if (!full && w.addr < w.end)
 		stop_walk(w.addr);

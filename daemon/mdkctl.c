@@ -36,6 +36,8 @@ static const struct mdkctl_cmd mdkctl_cmds[] = {
 	  "simulate policy settings exactly over a trace" },
 	{ "mrc", cmd_mrc,
 	  "LRU and OPT miss-ratio curves of a reference string" },
+	{ "sample", cmd_sample,
+	  "sample the pages a cgroup or processes access, per window" },
 	{ 0 },
 };
 

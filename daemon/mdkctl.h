@@ -36,5 +36,6 @@ int cmd_mrc(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_cgroup(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
 
 #endif /* MDKCTL_H */

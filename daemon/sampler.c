@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -503,6 +504,7 @@ struct walker {
 static int walk_pass(struct mdkd_sampler *s, struct walker *wk)
 {
 	struct sampler_bpf__bss *bss = s->skel->bss;
+	uint64_t t0;
 	char buf[64];
 	ssize_t n;
 	int fd;
@@ -515,6 +517,8 @@ static int walk_pass(struct mdkd_sampler *s, struct walker *wk)
 	bss->walk_mm = 0;
 	bss->walk_start_ns = 0;
 	bss->walk_tables = 0;
+	bss->pass_gen++;
+	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	fd = bpf_iter_create(bpf_link__fd(wk->link));
 	if (fd < 0)
 		return -errno;
@@ -524,6 +528,7 @@ static int walk_pass(struct mdkd_sampler *s, struct walker *wk)
 	} while (n > 0 || (n < 0 && errno == EINTR));
 	n = n < 0 ? -errno : 0;
 	close(fd);
+	s->cur.bpf_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 	if (n)
 		return n;
 	wk->id.tid = bss->walk_tid;
@@ -1039,6 +1044,20 @@ uint32_t mdkd_sampler_nr_procs(const struct mdkd_sampler *s)
 	return s->nr_procs;
 }
 
+/*
+ * The running kernel's BTF, parsed once per process (about a second under
+ * TCG): every sampler picks its hooks from it.
+ */
+static struct btf *vmlinux_btf;
+static pthread_once_t vmlinux_btf_once = PTHREAD_ONCE_INIT;
+
+static void load_vmlinux_btf(void)
+{
+	vmlinux_btf = btf__load_vmlinux_btf();
+	if (!vmlinux_btf)
+		vmlinux_btf = NULL; /* libbpf_get_error() style: keep NULL */
+}
+
 static bool kernel_has_func(const struct btf *btf, const char *name)
 {
 	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) >= 0;
@@ -1092,7 +1111,6 @@ struct mdkd_sampler *mdkd_sampler_new(const struct mdkd_sampler_opts *opts,
 	uint32_t level = 0;
 	uint64_t block_bytes = 0;
 	struct mdkd_sampler *s;
-	struct btf *btf;
 	struct stat st;
 	size_t i;
 	int err;
@@ -1182,11 +1200,9 @@ struct mdkd_sampler *mdkd_sampler_new(const struct mdkd_sampler_opts *opts,
 		s->skel->rodata->targ_cgroup_id = st.st_ino;
 		s->skel->rodata->targ_cgroup_level = level;
 	}
-	btf = btf__load_vmlinux_btf();
-	if (!btf)
-		btf = NULL; /* no BTF: no fentry either; load fails below */
-	choose_hooks(s, btf);
-	btf__free(btf);
+	/* Without BTF no fentry program loads either: the load says so. */
+	pthread_once(&vmlinux_btf_once, load_vmlinux_btf);
+	choose_hooks(s, vmlinux_btf);
 
 	err = sampler_bpf__load(s->skel);
 	if (err) {

@@ -108,10 +108,12 @@ struct mdkd_sampler_window {
 	unsigned int nr_stale;
 	unsigned int nr_left;
 	/* Cost of this mdkd_sampler_next(): CPU time of the calling thread
-	 * (user + system), and its parts: the BPF walks, the clear_refs
+	 * (user + system), and its parts: the walks (bpf_ns of it inside the
+	 * BPF iterator, the rest turning records into ids), the clear_refs
 	 * writes. */
 	uint64_t cpu_ns;
 	uint64_t walk_ns;
+	uint64_t bpf_ns;
 	uint64_t clear_ns;
 	uint64_t ptes_tables; /* PTE tables the walks read */
 };
