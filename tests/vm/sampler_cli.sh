@@ -1,24 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Description: mdkctl sample on a live workload: per-window summaries as
-# CSV and text, the process table, page ids in JSON (sorted, unique), a
-# PID target with a tier node, and clear errors with exit status 1 or 2
-# for a missing cgroup, a bad option and a process that does not exist.
+# Description: mdkctl sample on a live workload (a shell loop forking
+# sleep children): per-window CSV summaries of a cgroup, the process
+# table, a PID target's page ids in JSON (sorted, unique, counted) with a
+# tier node, and clear errors with exit status 1 or 2 for a missing
+# cgroup, a bad option, a process that does not exist and a bad PID list.
 . "$(dirname "$0")/lib.sh"
 require_root
 require_file "$MDKCTL"
-command -v stress-ng >/dev/null || ksft_skip "stress-ng not installed"
 command -v python3 >/dev/null || ksft_skip "python3 not installed"
 
+# A light workload: a shell loop forking sleep(1) children, so that
+# processes come and go.
 cg=/sys/fs/cgroup/mdk-sampler-cli-$$
 mkdir "$cg" || ksft_skip "cannot create $cg"
-sh -c "echo \$\$ >$cg/cgroup.procs && exec stress-ng --vm 1 --vm-bytes 8M \
-	--vm-keep --vm-hang 1 --timeout 120s -q" &
+sh -c "echo \$\$ >$cg/cgroup.procs && exec bash -c \
+	'while :; do sleep 0.2; done'" &
 pid=$!
 cleanup() {
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	pkill -P "$pid" 2>/dev/null
 	for _ in $(seq 50); do
 		[ -s "$cg/cgroup.procs" ] || break
 		sleep 0.1
@@ -26,31 +27,33 @@ cleanup() {
 	rmdir "$cg" 2>/dev/null
 }
 trap cleanup EXIT
-# Wait until the stressor child runs in the cgroup.
 for _ in $(seq 100); do
-	[ "$(wc -l <"$cg/cgroup.procs")" -ge 2 ] && break
+	[ -s "$cg/cgroup.procs" ] && break
 	sleep 0.1
 done
 
 ktap_plan 7
 
-# Each run loads the BPF programs (seconds under TCG): three runs only.
-out=$("$MDKCTL" sample "$cg" --window 1s --count 3 --csv \
+# Each run loads the BPF programs (seconds under TCG): two runs only.
+out=$("$MDKCTL" sample "$(basename "$cg")" --window 1s --count 3 --csv \
 	--procs "$MDK_TMP/procs.csv" 2>&1)
 rc=$?
+ktap_diag "run 1 done at ${SECONDS}s"
 echo "$out" | sed 's/^/# /'
-rows=$(echo "$out" | tail -n +2 | awk -F, '$4 > 0 && $5 >= 2' | wc -l)
-ktap_ok "--csv: header and 3 windows with pages of 2+ processes (exit $rc)" \
+rows=$(echo "$out" | tail -n +2 | awk -F, '$4 > 0 && $5 >= 1' | wc -l)
+ktap_ok "--csv, cgroup relative to /sys/fs/cgroup: header and 3 windows with pages (exit $rc)" \
 	test $rc -eq 0 -a "$(echo "$out" | head -n 1 | cut -d, -f1-4)" = \
 	"window,start_s,end_s,pages" -a "$rows" -eq 3
 sed 's/^/# /' "$MDK_TMP/procs.csv"
-ktap_ok "--procs: the table names the stressor processes" \
-	grep -q ',stress-ng' "$MDK_TMP/procs.csv"
+ktap_ok "--procs: the table names the shell and its sleep children" \
+	grep -q ',bash,.*' "$MDK_TMP/procs.csv"
 
-# JSON with the ids; a relative cgroup name.
-"$MDKCTL" sample "$(basename "$cg")" --window 1s --count 2 -j --pages \
+# A PID target: JSON with the ids, and a tier node.
+"$MDKCTL" sample "$pid" --window 1s --count 2 -j --pages --tier-node 0 \
 	>"$MDK_TMP/out.json" 2>&1
 rc=$?
+ktap_diag "run 2 done at ${SECONDS}s"
+sed 's/^/# /; s/\(.\{200\}\).*/\1.../' "$MDK_TMP/out.json"
 check_json() {
 	python3 - "$MDK_TMP/out.json" <<'PY'
 import json, sys
@@ -59,20 +62,15 @@ for line in open(sys.argv[1]):
     w = json.loads(line)
     ids = w["ids"]
     assert w["window"] == n and len(ids) == w["pages"] > 0, line[:80]
+    assert w["procs"] == 1 and w["star"] == 1.0, line[:80]
     assert all(a < b for a, b in zip(ids, ids[1:])), "not sorted"
+    assert len({i >> 44 for i in ids}) == 1, "one process number"
     n += 1
 assert n == 2
 PY
 }
-ktap_ok "-j --pages: 2 JSON objects whose ids are sorted, unique and counted (exit $rc)" \
+ktap_ok "a PID, -j --pages --tier-node 0: 2 objects, ids sorted, unique, counted, all on node 0 (exit $rc)" \
 	check_json
-
-spid=$(tail -n 1 "$cg/cgroup.procs")
-out=$("$MDKCTL" sample "$spid" --window 1s --count 1 --tier-node 0 2>&1)
-rc=$?
-echo "$out" | sed 's/^/# /'
-ktap_ok "a PID target with --tier-node 0: all pages on node 0, STAR 1.000 (exit $rc)" \
-	test $rc -eq 0 -a "$(echo "$out" | grep -c '^window 0 .* pages .*1 procs.*STAR 1.000')" -eq 1
 
 out=$("$MDKCTL" sample /sys/fs/cgroup/mdk-no-such-cgroup 2>&1)
 rc=$?
@@ -91,4 +89,8 @@ ktap_diag "$out"
 ktap_ok "a process that does not exist: exit 1 and a message" \
 	test $rc -eq 1 -a -n "$(echo "$out" | grep 999999)"
 
+out=$("$MDKCTL" sample 12,x 2>&1)
+rc=$?
+ktap_diag "$out"
+ktap_ok "not a PID list: taken for a cgroup name, exit 1" test $rc -eq 1
 ktap_finish

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Description: the sampler's pure parts (daemon/sampler.c): the page id
+ * encoding, turning BPF records into sorted page ids (and refusing
+ * malformed ones), parsing cgroup.procs files of a cgroup subtree, and
+ * reading a NUMA node's memory blocks from a /sys tree, on fixtures in
+ * tests/fixtures/sampler/.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+
+#include "../bpf/sampler.h"
+#include "sampler.h"
+#include "unit.h"
+
+static const char *fixture(const char *name)
+{
+	static char path[PATH_MAX];
+	const char *root = getenv("MDK_FIXTURES");
+
+	snprintf(path, sizeof(path), "%s/sampler/%s",
+		 root ? root : "tests/fixtures", name);
+	return path;
+}
+
+START_TEST(test_page_id_roundtrip)
+{
+	uint64_t top = (1ULL << 56) - 4096; /* last user page, 5-level */
+	uint64_t id = mdkd_page_id(7, 0x7f0012345000ULL);
+
+	ck_assert_uint_eq(mdkd_page_id_proc(id), 7);
+	ck_assert_uint_eq(mdkd_page_id_addr(id), 0x7f0012345000ULL);
+	ck_assert_uint_eq(mdkd_page_id_addr(mdkd_page_id(3, top)), top);
+	ck_assert_uint_eq(mdkd_page_id_proc(mdkd_page_id(3, top)), 3);
+	/* The largest process number and the offset within a page. */
+	id = mdkd_page_id(MDKD_SAMPLER_MAX_PROCS - 1, top + 123);
+	ck_assert_uint_eq(mdkd_page_id_proc(id), MDKD_SAMPLER_MAX_PROCS - 1);
+	ck_assert_uint_eq(mdkd_page_id_addr(id), top);
+}
+END_TEST
+
+START_TEST(test_page_id_sorts_by_process_then_address)
+{
+	ck_assert(mdkd_page_id(1, 0) > mdkd_page_id(0, (1ULL << 56) - 4096));
+	ck_assert(mdkd_page_id(2, 0x2000) > mdkd_page_id(2, 0x1000));
+}
+END_TEST
+
+START_TEST(test_expand_pte_and_huge_records)
+{
+	struct sampler_rec r[3] = { 0 };
+	uint64_t ids[600];
+	size_t n = 0;
+
+	r[0].addr = 0x200000;
+	r[0].kind = SAMPLER_REC_PTE;
+	r[0].bits[0] = 1 | 1ULL << 63;
+	r[0].bits[7] = 1ULL << 63;
+	r[0].nr_pages = 3;
+	r[1].addr = 0x400000;
+	r[1].kind = SAMPLER_REC_HUGE;
+	r[1].nr_pages = 512;
+	r[1].nr_tier = 512;
+	r[2].addr = 0x800000;
+	r[2].kind = SAMPLER_REC_PTE;
+	r[2].bits[3] = 4;
+	r[2].nr_pages = 1;
+	ck_assert_int_eq(mdkd_sampler_expand(r, 3, 5, ids, 600, &n), 0);
+	ck_assert_uint_eq(n, 516);
+	ck_assert_uint_eq(ids[0], mdkd_page_id(5, 0x200000));
+	ck_assert_uint_eq(ids[1], mdkd_page_id(5, 0x200000 + 63 * 4096));
+	ck_assert_uint_eq(ids[2], mdkd_page_id(5, 0x200000 + 511 * 4096));
+	ck_assert_uint_eq(ids[3], mdkd_page_id(5, 0x400000));
+	ck_assert_uint_eq(ids[514], mdkd_page_id(5, 0x5ff000));
+	ck_assert_uint_eq(ids[515],
+			  mdkd_page_id(5, 0x800000 + (3 * 64 + 2) * 4096));
+}
+END_TEST
+
+START_TEST(test_expand_appends_and_reports_no_space)
+{
+	struct sampler_rec r = { .addr = 0x1000,
+				 .kind = SAMPLER_REC_HUGE,
+				 .nr_pages = 4 };
+	uint64_t ids[6] = { 42, 43 };
+	size_t n = 2;
+
+	ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 0, ids, 6, &n), 0);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(ids[0], 42);
+	ck_assert_uint_eq(ids[2], mdkd_page_id(0, 0x1000));
+	/* Full: nothing appended, n kept. */
+	ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 0, ids, 6, &n), -ENOSPC);
+	ck_assert_uint_eq(n, 6);
+}
+END_TEST
+
+START_TEST(test_expand_rejects_malformed_records)
+{
+	struct sampler_rec r = { .addr = 0x200000, .kind = SAMPLER_REC_PTE };
+	uint64_t ids[512];
+	size_t n = 0;
+
+	r.bits[0] = 3;
+	r.nr_pages = 1; /* popcount says 2 */
+	ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 0, ids, 512, &n), -EINVAL);
+	r.nr_pages = 2;
+	r.addr = 0x201000; /* a PTE table maps 2 MiB-aligned ranges */
+	ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 0, ids, 512, &n), -EINVAL);
+	r.addr = 0x200000;
+	r.kind = 9;
+	ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 0, ids, 512, &n), -EINVAL);
+	r.kind = SAMPLER_REC_HUGE;
+	r.addr = (1ULL << 56) - 4096; /* runs past the user half */
+	ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 0, ids, 512, &n), -EINVAL);
+	r.addr = 0x1234; /* not page aligned */
+	ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 0, ids, 512, &n), -EINVAL);
+	r.addr = 0x1000;
+	r.nr_tier = 3; /* more on the tier than accessed */
+	ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 0, ids, 512, &n), -EINVAL);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+START_TEST(test_cgroup_pids_whole_subtree_sorted_unique)
+{
+	static const pid_t want[] = { 5, 10, 20, 30, 40 };
+	pid_t *pids = NULL;
+	size_t nr = 0, cap = 0, i;
+	char msg[256] = "";
+
+	ck_assert_int_eq(mdkd_cgroup_pids(fixture("cgroup-tree"), &pids, &nr,
+					  &cap, msg, sizeof(msg)),
+			 0);
+	ck_assert_uint_eq(nr, 5);
+	for (i = 0; i < nr; i++)
+		ck_assert_int_eq(pids[i], want[i]);
+	free(pids);
+}
+END_TEST
+
+START_TEST(test_read_pids_names_file_and_line)
+{
+	char path[PATH_MAX + 32], msg[512] = "";
+	pid_t *pids = NULL;
+	size_t nr = 0, cap = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", fixture("cgroup-bad"));
+	ck_assert_int_eq(mdkd_read_pids(path, &pids, &nr, &cap, msg,
+					sizeof(msg)),
+			 -EINVAL);
+	ck_assert_msg(strstr(msg,
+			     "cgroup.procs:2: expected a PID, got 'seven'"),
+		      "message: %s", msg);
+	free(pids);
+	pids = NULL;
+	nr = cap = 0;
+	ck_assert_int_eq(mdkd_cgroup_pids(fixture("no-such-cgroup"), &pids, &nr,
+					  &cap, msg, sizeof(msg)),
+			 -ENOENT);
+	free(pids);
+}
+END_TEST
+
+START_TEST(test_node_blocks_from_sys)
+{
+	uint64_t bm[2], bytes = 0;
+	char msg[256] = "";
+
+	ck_assert_int_eq(mdkd_node_blocks(fixture("sys-node1"), 1, bm, 2,
+					  &bytes, msg, sizeof(msg)),
+			 0);
+	ck_assert_uint_eq(bytes, 128ULL << 20);
+	ck_assert_uint_eq(bm[0], 0xff00);
+	ck_assert_uint_eq(bm[1], 1);
+	ck_assert_int_eq(mdkd_node_blocks(fixture("sys-node1"), 0, bm, 2,
+					  &bytes, msg, sizeof(msg)),
+			 0);
+	ck_assert_uint_eq(bm[0], 0xff);
+	ck_assert_uint_eq(bm[1], 0);
+}
+END_TEST
+
+START_TEST(test_node_blocks_errors)
+{
+	uint64_t bm[1], bytes;
+	char msg[512] = "";
+
+	/* Block 64 does not fit a one-word map. */
+	ck_assert_int_eq(mdkd_node_blocks(fixture("sys-node1"), 1, bm, 1,
+					  &bytes, msg, sizeof(msg)),
+			 -E2BIG);
+	ck_assert_msg(strstr(msg, "memory64"), "message: %s", msg);
+	ck_assert_int_eq(mdkd_node_blocks(fixture("sys-node1"), 3, bm, 1,
+					  &bytes, msg, sizeof(msg)),
+			 -ENOENT);
+	ck_assert_msg(strstr(msg, "no NUMA node 3"), "message: %s", msg);
+	ck_assert_int_eq(mdkd_node_blocks(fixture("sys-bad-block"), 0, bm, 1,
+					  &bytes, msg, sizeof(msg)),
+			 -EINVAL);
+	ck_assert_msg(strstr(msg,
+			     "block_size_bytes:1: expected a power of two"),
+		      "message: %s", msg);
+}
+END_TEST
+
+static Suite *sampler_suite(void)
+{
+	Suite *s = suite_create("sampler");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_page_id_roundtrip);
+	tcase_add_test(tc, test_page_id_sorts_by_process_then_address);
+	tcase_add_test(tc, test_expand_pte_and_huge_records);
+	tcase_add_test(tc, test_expand_appends_and_reports_no_space);
+	tcase_add_test(tc, test_expand_rejects_malformed_records);
+	tcase_add_test(tc, test_cgroup_pids_whole_subtree_sorted_unique);
+	tcase_add_test(tc, test_read_pids_names_file_and_line);
+	tcase_add_test(tc, test_node_blocks_from_sys);
+	tcase_add_test(tc, test_node_blocks_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+MDK_UNIT_MAIN(sampler_suite)
