@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: the sampler's tier residency (STAR's numerator) is exact.
+ * Description: the sampler's tier residency (STAR's numerator) and its
+ * NUMA promotion counter are exact.
  * BPF derives the node of each accessed page from the PFN in its page
  * table entry and the tier node's memory blocks, which userspace reads
  * from /sys.  Part 1, on any machine: a fake /sys declares 2 MiB memory
  * blocks and puts every other one of node 0's on a fake tier node; a
  * worker touches changing sets of small and huge (THP) pages; tier_pages
  * must equal the count, over the very pages reported, of those whose PFN
- * (from /proc/PID/pagemap) lies in those blocks.  Part 2, when a second
- * node with memory exists (the CMM-MP node once cmm_mp.ko has hot-added
- * it, or a numa=fake=2 boot): half the worker's pages move there with
+ * (from /proc/PID/pagemap) lies in those blocks.  Part 2, on a second node
+ * with memory: a numa=fake=2 boot's, or else the bench's CMM-MP node
+ * after cmm_mp.ko hot-adds a pool segment into it (unloaded again at the
+ * end): every other one of the worker's pages moves there with
  * move_pages(); tier_pages must equal the reported pages that
  * move_pages() places on it; then, with NUMA balancing on, the pages that
  * NUMA hinting faults bring back to node 0 must equal promote_pages.
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <numa.h>
@@ -374,9 +377,16 @@ static void part_node(int node)
 	if (write_file("/proc/sys/kernel/numa_balancing", "1")) {
 		ksft_test_result_skip("NUMA balancing cannot be enabled\n");
 	} else {
-		m = (struct wmsg){ .op = OP_SPIN, .arg = 40 };
-		if (worker_call(&wk, &m, &m) ||
-		    mdkd_sampler_next(s, &win, msg, sizeof(msg)))
+		/* Touch in 2 s rounds until none is left there (60 s at
+		 * most): hinting faults need two scans of the task. */
+		for (i = 0; i < 30; i++) {
+			m = (struct wmsg){ .op = OP_SPIN, .arg = 2 };
+			if (worker_call(&wk, &m, &m))
+				ksft_exit_fail_msg("worker died\n");
+			if (!nodes_of(wk.pid, hello.v[0], node, after))
+				break;
+		}
+		if (mdkd_sampler_next(s, &win, msg, sizeof(msg)))
 			ksft_exit_fail_msg("window: %s\n", msg);
 		nodes_of(wk.pid, hello.v[0], node, after);
 		for (i = 0; i < NPAGES; i++)
@@ -395,9 +405,48 @@ static void part_node(int node)
 		ksft_print_msg("rmdir %s: %s\n", cg, strerror(errno));
 }
 
+/*
+ * The bench's CMM-MP pool: load cmm_mp.ko and online one segment into the
+ * pool's node (tests/vm/kmod_*.sh do the same).  Returns the node, or -1.
+ */
+static int pool_up(void)
+{
+	const char *build = getenv("MDK_BUILD"),
+		   *node = getenv("MDK_POOL_NODE");
+	char cmd[1024];
+	struct utsname u;
+
+	if (!build || !node || !getenv("MDK_POOL_BASE") || uname(&u))
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "insmod %s/kmod/%s/cmm_mp.ko 2>/dev/null && "
+		 "%s/bin/mdkctl pool online 0 >/dev/null",
+		 build, u.release, build);
+	if (system(cmd)) {
+		ksft_print_msg("no pool segment online: %s\n", cmd);
+		/* Loaded but not onlined, or not loaded: make sure. */
+		if (system("rmmod cmm_mp 2>/dev/null") < 0)
+			ksft_print_msg("rmmod: %s\n", strerror(errno));
+		return -1;
+	}
+	return atoi(node);
+}
+
+static void pool_down(void)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s/bin/mdkctl pool offline all >/dev/null; "
+		 "rmmod cmm_mp",
+		 getenv("MDK_BUILD"));
+	if (system(cmd))
+		ksft_print_msg("could not take the pool down\n");
+}
+
 int main(void)
 {
-	int node;
+	int node, pool = 0;
 
 	ksft_print_header();
 	if (geteuid())
@@ -405,6 +454,19 @@ int main(void)
 	ksft_set_plan(5);
 	part_fake();
 	node = second_node();
+	if (node < 0) {
+		node = pool_up();
+		pool = node >= 0;
+		if (pool && numa_node_size64(node, NULL) <= 0) {
+			pool_down();
+			node = -1;
+			pool = 0;
+		}
+		if (pool)
+			ksft_print_msg("cmm_mp.ko onlined a pool segment into "
+				       "node %d (the CMM-MP node)\n",
+				       node);
+	}
 	if (node < 0) {
 		ksft_test_result_skip("no second NUMA node with memory: "
 				      "residency on a real node untested\n");
@@ -414,5 +476,7 @@ int main(void)
 		ksft_print_msg("second node with memory: %d\n", node);
 		part_node(node);
 	}
+	if (pool)
+		pool_down();
 	ksft_finished();
 }
