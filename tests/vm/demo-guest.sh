@@ -123,4 +123,32 @@ while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
 kill $wl
 wait $wl || true
 rmdir "$cg"
+
+say "The page sampler: accessed pages per window, promotions and STAR, from BPF"
+# A workload spread over DRAM (node 0) and the CMM-MP node, touching its
+# 32 MiB every second or so; mdkctl sample reports each 2 s window.  After
+# the second window, memory.reclaim swaps half of it out: the next windows
+# count the swap-ins as the workload touches it again.
+run insmod "$CMM_MP_KO"
+run "$MDKCTL" pool online 0
+cg=/sys/fs/cgroup/mdk-demo-sampler
+mkdir -p "$cg"
+sh -c "echo \$\$ >$cg/cgroup.procs && exec numactl --interleave=0,$MDK_POOL_NODE \
+	stress-ng --vm 1 --vm-bytes 32M --vm-keep --vm-hang 1 --timeout 120s -q" &
+pid=$!
+while [ "$(cat "$cg/memory.current")" -lt $((32 << 20)) ]; do sleep 0.5; done
+out=/tmp/mdk-demo-sample.txt
+: >"$out"
+echo "\$ $MDKCTL sample $cg --window 2s --count 5 --tier-node $MDK_POOL_NODE"
+"$MDKCTL" sample "$cg" --window 2s --count 5 --tier-node "$MDK_POOL_NODE" |
+	tee "$out" &
+spid=$!
+while [ "$(wc -l <"$out")" -lt 2 ]; do sleep 0.2; done
+run sh -c "echo 16M >$cg/memory.reclaim || true"
+wait $spid
+kill $pid
+wait $pid || true
+rmdir "$cg"
+"$MDKCTL" pool offline 0 >/dev/null
+rmmod cmm_mp
 say "done"
