@@ -939,7 +939,6 @@ static int refresh_tier(struct mdkd_sampler *s, char *msg, size_t len)
 
 int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
 {
-	uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	int err;
 
 	if (s->started) {
@@ -956,7 +955,6 @@ int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
 		return err;
 	s->last = s->skel->bss->counts;
 	s->started = true;
-	(void)t0;
 	return 0;
 }
 
@@ -1090,7 +1088,9 @@ static void choose_hooks(struct mdkd_sampler *s, const struct btf *btf)
 	bpf_program__set_autoload(
 		k->progs.misplaced_page_exit,
 		bpf_program__autoload(k->progs.misplaced_page_enter));
-	s->have_counters = counters;
+	/* Without the swap-in hook (no BTF for it) there are no counters. */
+	s->have_counters = bpf_program__autoload(k->progs.swap_free_nr_enter) ||
+			   bpf_program__autoload(k->progs.swap_free_enter);
 }
 
 static void *map_mmap(struct bpf_map *map, size_t *bytes)

@@ -102,7 +102,8 @@ struct mdkd_sampler_window {
 	uint64_t promote_events;
 	/* Processes: sampled in this window; new since the last window; of
 	 * those, new with bits older than the window (not reported this
-	 * window, reported from the next); gone since the last window. */
+	 * window, reported from the next); gone since the last window.  An
+	 * exec counts as one left (the old number) and one joined. */
 	unsigned int nr_procs;
 	unsigned int nr_joined;
 	unsigned int nr_stale;
@@ -128,6 +129,7 @@ struct mdkd_sampler_proc {
 	char comm[16];
 };
 
+/* A sampler is used by one thread at a time. */
 struct mdkd_sampler;
 
 /*
