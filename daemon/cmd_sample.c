@@ -104,68 +104,6 @@ static void usage(FILE *f)
 		">trace.csv\n");
 }
 
-/* "30", "30s", "500ms", "1.5s", "2m", "1h" to nanoseconds. */
-static int parse_time(const char *s, uint64_t *ns)
-{
-	double v, unit = 1e9;
-	char *end;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || v <= 0)
-		return -EINVAL;
-	if (!strcmp(end, "ms"))
-		unit = 1e6;
-	else if (!strcmp(end, "m"))
-		unit = 60e9;
-	else if (!strcmp(end, "h"))
-		unit = 3600e9;
-	else if (*end && strcmp(end, "s"))
-		return -EINVAL;
-	if (v * unit < 1e6 || v * unit > 86400e9)
-		return -ERANGE;
-	*ns = v * unit;
-	return 0;
-}
-
-static int parse_pids(struct env *env, const char *s)
-{
-	const char *p = s;
-	char *end;
-	long v;
-
-	while (*p) {
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (end == p || errno || v <= 0 || v > INT_MAX ||
-		    (*end && *end != ','))
-			return -EINVAL;
-		env->pids = reallocarray(env->pids, env->nr_pids + 1,
-					 sizeof(*env->pids));
-		if (!env->pids)
-			return -ENOMEM;
-		env->pids[env->nr_pids++] = v;
-		p = *end ? end + 1 : end;
-	}
-	return env->nr_pids ? 0 : -EINVAL;
-}
-
-static int parse_target(struct env *env, const char *s)
-{
-	struct stat st;
-
-	if (strspn(s, "0123456789,") == strlen(s))
-		return parse_pids(env, s);
-	if (s[0] == '/')
-		snprintf(env->cgroup, sizeof(env->cgroup), "%s", s);
-	else
-		snprintf(env->cgroup, sizeof(env->cgroup), "/sys/fs/cgroup/%s",
-			 s);
-	if (stat(env->cgroup, &st) || !S_ISDIR(st.st_mode))
-		return -ENOENT;
-	return 0;
-}
-
 static int parse_args(struct env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -189,7 +127,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "w:n:t:jvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
-			if (parse_time(optarg, &env->window_ns)) {
+			if (mdkd_parse_window(optarg, &env->window_ns)) {
 				fprintf(stderr,
 					"mdkctl sample: --window '%s': "
 					"expected N[ms|s|m|h] between 1ms "
@@ -257,7 +195,9 @@ static int parse_args(struct env *env, int argc, char **argv)
 		return 2;
 	}
 	env->target = argv[optind];
-	switch (parse_target(env, env->target)) {
+	switch (mdkd_sampler_parse_target(env->target, env->cgroup,
+					  sizeof(env->cgroup), &env->pids,
+					  &env->nr_pids)) {
 	case 0:
 		break;
 	case -ENOENT:

@@ -38,6 +38,8 @@ static const struct mdkctl_cmd mdkctl_cmds[] = {
 	  "LRU and OPT miss-ratio curves of a reference string" },
 	{ "sample", cmd_sample,
 	  "sample the pages a cgroup or processes access, per window" },
+	{ "record", cmd_record,
+	  "record those pages as an access-bit trace (.mdkt)" },
 	{ 0 },
 };
 

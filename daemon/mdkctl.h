@@ -37,5 +37,6 @@ int cmd_status(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_cgroup(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif /* MDKCTL_H */

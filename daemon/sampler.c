@@ -416,6 +416,74 @@ int mdkd_sampler_expand(const struct sampler_rec *recs, size_t nr,
 	return 0;
 }
 
+int mdkd_parse_time(const char *s, uint64_t max_ns, uint64_t *ns)
+{
+	double v, unit = 1e9;
+	char *end;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v > 0))
+		return -EINVAL;
+	if (!strcmp(end, "ms"))
+		unit = 1e6;
+	else if (!strcmp(end, "m"))
+		unit = 60e9;
+	else if (!strcmp(end, "h"))
+		unit = 3600e9;
+	else if (!strcmp(end, "d"))
+		unit = 86400e9;
+	else if (*end && strcmp(end, "s"))
+		return -EINVAL;
+	if (v * unit < 1e6 || v * unit > (double)max_ns)
+		return -ERANGE;
+	*ns = v * unit;
+	return 0;
+}
+
+int mdkd_parse_window(const char *s, uint64_t *ns)
+{
+	return mdkd_parse_time(s, 86400ULL * 1000000000ULL, ns);
+}
+
+static int parse_pid_list(const char *s, pid_t **pids, size_t *nr)
+{
+	size_t cap = *nr;
+	const char *p = s;
+	char *end;
+	long v;
+
+	while (*p) {
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || v <= 0 || v > INT_MAX ||
+		    (*end && *end != ','))
+			return -EINVAL;
+		if (grow(pids, &cap, *nr + 1, sizeof(**pids)))
+			return -ENOMEM;
+		(*pids)[(*nr)++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+int mdkd_sampler_parse_target(const char *s, char *cgroup, size_t len,
+			      pid_t **pids, size_t *nr)
+{
+	struct stat st;
+
+	cgroup[0] = '\0';
+	if (strspn(s, "0123456789,") == strlen(s))
+		return parse_pid_list(s, pids, nr);
+	if (s[0] == '/')
+		snprintf(cgroup, len, "%s", s);
+	else
+		snprintf(cgroup, len, "/sys/fs/cgroup/%s", s);
+	if (stat(cgroup, &st) || !S_ISDIR(st.st_mode))
+		return -ENOENT;
+	return 0;
+}
+
 /* The depth of cgroup @path below the root of its cgroup2 mount. */
 static int cgroup_level(const char *path, uint32_t *level, char *msg,
 			size_t len)
