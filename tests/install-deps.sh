@@ -16,7 +16,7 @@ zlib1g-dev liburing-dev libcgroup-dev cgroup-tools check libsubunit-dev
 libsystemd-dev libinih-dev libjson-c-dev libnuma-dev numactl qemu-system-x86 busybox-static
 cpio kmod xz-utils zstd lz4 bzip2 stressapptest stress-ng gnuplot-nox valgrind
 linux-source-6.1 clang-format redis-server redis-tools sqlite3 procps
-util-linux"
+util-linux python3"
 
 apt_get() {
 	apt-get -y -q -o Dpkg::Use-Pty=0 --no-install-recommends "$@"
