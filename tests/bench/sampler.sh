@@ -11,7 +11,7 @@
 # -f PERCENT); SAMPLER_BENCH_KERNELS limits the kernels.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 bench=build/tests/bench/bench_sampler
 [ -x "$bench" ] || { echo "bench sampler: $bench missing (run make)"; exit 1; }
 kernels=${SAMPLER_BENCH_KERNELS:-$(tests/vm/kernels)}
