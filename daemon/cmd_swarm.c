@@ -287,9 +287,8 @@ static void *bench_client(void *arg)
 			      st.rtts		     ? st.rtts - 1 :
 						       0]++;
 		if (j->st.nlat[t] < j->st.cap[t]) {
-			uint64_t own = dt -
-				       (st.wait_ns < dt ? st.wait_ns : dt) +
-				       st.rtt_ns;
+			uint64_t off = st.wait_ns + st.exec_ns;
+			uint64_t own = dt - (off < dt ? off : dt) + st.rtt_ns;
 
 			j->st.own[t][j->st.nlat[t]] =
 				own > UINT32_MAX ? UINT32_MAX : (uint32_t)own;
