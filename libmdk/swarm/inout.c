@@ -395,7 +395,8 @@ void sw_add_inplace(struct mdk_swarm_client *c, struct sw_kent *ke,
 
 /*
  * The background round of a fast-path SWARM write (its VER bit), or
- * nothing; piggybacked on the client's next round.
+ * nothing: posted as the write returns (sw_post_bg()), and piggybacked on
+ * the client's next round until a majority has it.
  */
 void sw_add_bg(struct mdk_swarm_client *c)
 {
@@ -429,4 +430,20 @@ void sw_bg_done(struct mdk_swarm_client *c)
 			c->bg_kent->slot |= SW_VER;
 		c->bg_pending = false;
 	}
+}
+
+/*
+ * Post the verification of the write just linearized on the fast path,
+ * without waiting for it: the write has returned for its caller.  Nodes
+ * the post misses (a delayed message) get it again with the client's next
+ * round.  A client that crashes in the middle of the post has returned
+ * its write all the same, and later calls fail with -ECANCELED.
+ */
+void sw_post_bg(struct mdk_swarm_client *c)
+{
+	sw_round_begin(c);
+	sw_add_bg(c);
+	c->last.bg_rtts = 1;
+	if (sw_post(c) >= 0)
+		sw_bg_done(c);
 }

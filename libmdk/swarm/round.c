@@ -5,7 +5,8 @@
  * answer; that is one round trip, whatever the batch holds (the memory
  * node executes a batch in order: "ordered pipelined" accesses).  The
  * round then costs the injected round-trip time of the majority-th fastest
- * answering node.
+ * answering node.  A background round (sw_post()) is sent the same way but
+ * not waited for: it costs no round trip.
  *
  * Nodes are executed one after the other by the client's thread; a
  * crashed node answers nothing.  Chaos mode drops the batches of a random
@@ -194,11 +195,16 @@ static void chaos_pause(struct mdk_swarm_client *c)
 	}
 }
 
-int sw_round(struct mdk_swarm_client *c)
+/*
+ * Run the round built with sw_add_*().  @post: the batches are only sent,
+ * not waited for (a background round: no round trip is counted, and
+ * batches delayed by chaos or a hook are not delivered late).
+ */
+static int run_round(struct mdk_swarm_client *c, bool post)
 {
 	struct mdk_swarm *s = c->s;
 	uint64_t rtt[MDK_SWARM_MAX_NODES];
-	unsigned int nans = 0, live = 0, drop_max = 0;
+	unsigned int nans = 0, live = 0, drop_max = 0, round;
 	uint32_t drop = 0;
 	uint64_t t_exec;
 	bool crash = false, chaos = false;
@@ -207,7 +213,7 @@ int sw_round(struct mdk_swarm_client *c)
 		return -ECANCELED;
 	if (c->crash_in && --c->crash_in == 0)
 		crash = true;
-	c->last.rtts++;
+	round = post ? c->last.rtts + 1 : ++c->last.rtts;
 
 	if (c->chaos_ppm && sw_rand(c) % 1000000 < c->chaos_ppm) {
 		chaos = true;
@@ -228,7 +234,7 @@ int sw_round(struct mdk_swarm_client *c)
 		int ret = 0;
 
 		b->answered = false;
-		if (b->n && c->hook && !c->hook(c->hook_arg, c->last.rtts, i))
+		if (b->n && c->hook && !c->hook(c->hook_arg, round, i))
 			drop |= 1U << i;
 		if (!b->n || (drop & (1U << i)))
 			continue;
@@ -262,7 +268,7 @@ int sw_round(struct mdk_swarm_client *c)
 	 * Chaos only delays messages: a client that lacks a majority waits,
 	 * and the delayed batches arrive after all.
 	 */
-	for (unsigned int i = 0; i < s->n && nans < s->quorum; i++) {
+	for (unsigned int i = 0; i < s->n && nans < s->quorum && !post; i++) {
 		struct sw_batch *b = &c->b[i];
 		int ret = 0;
 
@@ -279,8 +285,8 @@ int sw_round(struct mdk_swarm_client *c)
 		rtt[nans++] = mdk_memnode_rtt(s->nodes[i]);
 	}
 	c->last.exec_ns += mono_ns() - t_exec;
-	if (!nans)
-		return 0;
+	if (!nans || post)
+		return (int)nans;
 
 	/*
 	 * The majority-th fastest answer ends the round (a round sent to
@@ -302,4 +308,14 @@ int sw_round(struct mdk_swarm_client *c)
 			c->last.wait_ns += wait_ns(t);
 	}
 	return (int)nans;
+}
+
+int sw_round(struct mdk_swarm_client *c)
+{
+	return run_round(c, false);
+}
+
+int sw_post(struct mdk_swarm_client *c)
+{
+	return run_round(c, true);
 }

@@ -8,8 +8,9 @@
  * after.  If g is above every other candidate on a majority of nodes, the
  * guess was fresh: every write that completed before ours started sits on
  * a majority, so it would have shown up above g.  The write is then
- * linearized at g and returns; its VER bit (committed) is set in the
- * background, piggybacked on the client's next round.
+ * linearized at g and returns; its VER bit (committed) is posted as it
+ * returns, not waited for (nodes that the post misses get it with the
+ * client's next round).
  *
  * A stale-looking guess cannot simply be retried with a higher timestamp:
  * a reader may already have returned it, and writing the value again
@@ -278,11 +279,12 @@ static int sg_put(struct mdk_swarm_client *c, struct sw_kent *ke,
 		return -EIO;
 	}
 	if (fresh_on(s, v, sw_id(g)) >= s->quorum) {
-		/* Fresh: linearized at g; VER goes out with the next round. */
+		/* Fresh: linearized at g; VER goes out now, not waited for. */
 		ke->slot_committed = true;
 		c->bg_pending = true;
 		c->bg_kent = ke;
 		c->bg_tsp = g;
+		sw_post_bg(c);
 		return 0;
 	}
 

@@ -210,6 +210,7 @@ struct sw_op *sw_add_cas(struct mdk_swarm_client *c, unsigned int node,
 			 uint64_t off, uint64_t expect, uint64_t desired);
 uint64_t *sw_word(struct mdk_swarm_client *c, uint64_t v);
 int sw_round(struct mdk_swarm_client *c);
+int sw_post(struct mdk_swarm_client *c);
 unsigned int sw_participants(struct mdk_swarm_client *c, struct sw_kent *ke);
 uint64_t sw_now_us(struct mdk_swarm_client *c);
 uint64_t sw_next_ts(struct mdk_swarm_client *c);
@@ -299,5 +300,6 @@ void sw_add_keybytes(struct mdk_swarm_client *c, struct sw_kent *ke);
 void sw_keybytes_done(struct mdk_swarm_client *c, struct sw_kent *ke);
 void sw_add_bg(struct mdk_swarm_client *c);
 void sw_bg_done(struct mdk_swarm_client *c);
+void sw_post_bg(struct mdk_swarm_client *c);
 
 #endif /* MDK_SWARM_INT_H */

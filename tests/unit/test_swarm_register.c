@@ -86,25 +86,38 @@ static struct mdk_swarm_op_stats put(struct mdk_swarm_client *c, const char *v)
 	return st;
 }
 
+/* A hook that delays the verification a fast-path write posts (round 2). */
+static bool delay_post(void *arg, unsigned int round, unsigned int node)
+{
+	return round != 2;
+}
+
 START_TEST(test_register_fast_paths)
 {
 	struct fx f;
 	struct mdk_swarm_op_stats st;
 
 	fx_new(&f, MDK_SWARM_PROTO_SWARM);
-	put(f.c[0], "a");
+	st = put(f.c[0], "a"); /* looks the key up, claims it, writes */
+	ck_assert_uint_eq(st.rtts, 3);
+	ck_assert_uint_eq(st.bg_rtts, 1); /* its verification, posted */
 	warm(&f);
-	ck_assert_int_eq(mdk_swarm_flush(f.c[0]), 0);
-	mdk_swarm_last_op(f.c[0], &st);
-	ck_assert_uint_eq(st.bg_rtts, 1);
 	ck_assert_int_eq(mdk_swarm_flush(f.c[0]), 0); /* nothing pending */
 	mdk_swarm_last_op(f.c[0], &st);
 	ck_assert_uint_eq(st.bg_rtts, 0);
+	/* A verification delayed in the network: flush sends it again. */
+	mdk_swarm_client_set_hook(f.c[0], delay_post, NULL);
+	put(f.c[0], "d");
+	mdk_swarm_client_set_hook(f.c[0], NULL, NULL);
+	ck_assert_int_eq(mdk_swarm_flush(f.c[0]), 0);
+	mdk_swarm_last_op(f.c[0], &st);
+	ck_assert_uint_eq(st.bg_rtts, 1);
+	ck_assert_uint_eq(get_is(f.c[1], "d").rtts, 1);
 	for (int i = 0; i < 10; i++) {
 		st = put(f.c[0], i % 2 ? "b" : "c");
 		ck_assert_uint_eq(st.rtts, 1);
 		ck_assert_uint_eq(st.slow, 0);
-		/* The verification rides on the writer's next round. */
+		/* The verification went out as the write returned. */
 		st = get_is(f.c[0], i % 2 ? "b" : "c");
 		ck_assert_uint_eq(st.rtts, 1);
 		st = get_is(f.c[1], i % 2 ? "b" : "c");
@@ -122,9 +135,10 @@ START_TEST(test_register_reader_meets_unverified)
 
 	fx_new(&f, MDK_SWARM_PROTO_SWARM);
 	put(f.c[0], "old");
-	mdk_swarm_flush(f.c[0]);
 	warm(&f);
-	put(f.c[0], "new"); /* returned; its VER bit is not out yet */
+	/* Returned; its verification is delayed in the network. */
+	mdk_swarm_client_set_hook(f.c[0], delay_post, NULL);
+	put(f.c[0], "new");
 	st = get_is(f.c[1], "new");
 	ck_assert_uint_eq(st.slow,
 			  MDK_SWARM_SLOW_REREAD | MDK_SWARM_SLOW_LOCKED);
@@ -136,6 +150,12 @@ START_TEST(test_register_reader_meets_unverified)
 	/* The writer's own reads of its write are fast. */
 	st = get_is(f.c[0], "new");
 	ck_assert_uint_eq(st.rtts, 1);
+	/* A delayed verification rides on the writer's next round. */
+	put(f.c[0], "newer");
+	get_is(f.c[0], "newer");
+	st = get_is(f.c[3], "newer");
+	ck_assert_uint_eq(st.rtts, 1);
+	ck_assert_uint_eq(st.slow, 0);
 	fx_free(&f);
 }
 END_TEST
@@ -173,7 +193,11 @@ START_TEST(test_register_clock_behind)
 }
 END_TEST
 
-/* The writer's fast write returned, then it crashed: the value stays. */
+/*
+ * The writer's fast write returned, then it crashed in the middle of its
+ * verification (the post that follows the write, or, when that post was
+ * delayed, the flush that sends it again): the value stays.
+ */
 START_TEST(test_register_writer_crash_after_ack)
 {
 	for (int round = 0; round < 20; round++) {
@@ -182,12 +206,18 @@ START_TEST(test_register_writer_crash_after_ack)
 		fx_new(&f, MDK_SWARM_PROTO_SWARM);
 		mdk_swarm_client_set_chaos(f.c[0], 0, 0x77 + round);
 		put(f.c[0], "v1");
-		mdk_swarm_flush(f.c[0]);
 		warm(&f);
-		put(f.c[0], "v2");
-		/* Its verification goes out partly, if at all. */
-		mdk_swarm_client_crash_after(f.c[0], 1);
-		ck_assert_int_eq(mdk_swarm_flush(f.c[0]), -ECANCELED);
+		if (round % 2) {
+			mdk_swarm_client_set_hook(f.c[0], delay_post, NULL);
+			put(f.c[0], "v2");
+			mdk_swarm_client_crash_after(f.c[0], 1);
+			ck_assert_int_eq(mdk_swarm_flush(f.c[0]), -ECANCELED);
+		} else {
+			/* Round 1 completes, round 2 (the post) goes out partly. */
+			mdk_swarm_client_crash_after(f.c[0], 2);
+			put(f.c[0], "v2");
+			ck_assert_int_eq(mdk_swarm_flush(f.c[0]), -ECANCELED);
+		}
 		ck_assert_int_eq(mdk_swarm_get(f.c[0], "k", 1, NULL, NULL),
 				 -ECANCELED);
 		get_is(f.c[1], "v2");
@@ -409,7 +439,7 @@ static bool w2_hook(void *arg, unsigned int round, unsigned int node)
 	struct sched2 *sc = arg;
 
 	if (!sc->w_armed)
-		return true;
+		return round != 2; /* g's verification rides on W's next round */
 	if (round == 3 && node == 0) {
 		sem_post(&sc->w_paused);
 		sem_wait(&sc->w_go);
@@ -464,7 +494,7 @@ START_TEST(test_register_later_abort_does_not_hide_commit)
 	mdk_swarm_client_set_hook(f.c[2], r2_hook, &sc);
 	mdk_swarm_client_set_hook(f.c[3], f2_hook, &sc);
 	mdk_swarm_client_set_clock_skew(f.c[3], 1000000);
-	st = put(f.c[1], "g"); /* fast; its VER rides on W's next round */
+	st = put(f.c[1], "g"); /* fast; its VER delayed to W's next round */
 	ck_assert_uint_eq(st.rtts, 1);
 	sc.w_armed = true;
 

@@ -130,9 +130,10 @@ int mdk_swarm_update(struct mdk_swarm_client *c, const void *key, size_t klen,
 int mdk_swarm_delete(struct mdk_swarm_client *c, const void *key, size_t klen);
 
 /*
- * mdk_swarm_flush() - run the client's pending background round (the
- * verification of its last write), which is otherwise piggybacked on its
- * next operation.  Call it when a client goes idle.
+ * mdk_swarm_flush() - send the client's pending background round: the
+ * verification of its last write when the post that followed the write
+ * missed a majority (a delayed message), which is otherwise piggybacked on
+ * the client's next operation.
  */
 int mdk_swarm_flush(struct mdk_swarm_client *c);
 
@@ -147,10 +148,11 @@ int mdk_swarm_warm(struct mdk_swarm_client *c);
 
 /*
  * struct mdk_swarm_op_stats - the cost of the client's last operation:
- * @rtts:       round trips before it returned (its latency in round trips);
- *              a write's background verification rides on the client's
- *              next round at no cost
- * @bg_rtts:    for mdk_swarm_flush(): the background round it ran (0 or 1)
+ * @rtts:       round trips before it returned (its latency in round trips)
+ * @bg_rtts:    background rounds it sent without waiting for them (0 or
+ *              1): the verification of a write that took the fast path,
+ *              posted as it returns; for mdk_swarm_flush(), a verification
+ *              still pending
  * @slow:       the slow paths it took, MDK_SWARM_SLOW_* (0: none)
  * @rtt_ns:     the injected round-trip times of its rounds, summed
  * @wait_ns:    the wall time it spent waiting them out (more than @rtt_ns
@@ -192,7 +194,9 @@ void mdk_swarm_last_op(const struct mdk_swarm_client *c,
  *
  * mdk_swarm_client_crash_after(): crash the client in the middle of its
  * @rounds-th round from now: only part of that round reaches the nodes,
- * the operation returns -ECANCELED and so do all later calls.
+ * the operation returns -ECANCELED and so do all later calls (a crash in
+ * the verification a write posts as it returns comes after the write
+ * returned: that write returns 0).
  *
  * mdk_swarm_client_set_chaos(): with probability @ppm per million, each
  * round reaches only a random majority of the live nodes (the others'
@@ -204,9 +208,11 @@ void mdk_swarm_client_set_clock_skew(struct mdk_swarm_client *c,
 /*
  * mdk_swarm_client_set_hook(): @fn is called before each node's batch of
  * each of the client's rounds, with the round's index in the current
- * operation (from 1) and the node; returning false delays that batch
+ * operation (from 1; the verification that a fast-path write posts as it
+ * returns is its round 2) and the node; returning false delays that batch
  * forever (it still arrives when the client would otherwise lack a
- * majority).  The hook may block: tests use it to schedule clients.
+ * majority; a delayed verification rides on the client's next round).
+ * The hook may block: tests use it to schedule clients.
  */
 typedef bool (*mdk_swarm_hook_fn)(void *arg, unsigned int round,
 				  unsigned int node);
