@@ -7,7 +7,10 @@
  * behind (stale guess, abort, second write), a writer that crashes after
  * its fast write returned (its acknowledged value must survive) or in the
  * middle of its round (readers must agree), and out-of-place buffers
- * recycled over many writes.
+ * recycled over many writes.  Then schedules forced with round hooks: a
+ * reader must read again before it locks a guess, a later abort word must
+ * not hide a committed write, and a writer must keep a guess a reader has
+ * locked (three writers and a reader in a precise order).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -519,6 +522,120 @@ START_TEST(test_register_later_abort_does_not_hide_commit)
 }
 END_TEST
 
+/*
+ * A reader's lock must make the writer keep its guess.  W's guess g is not
+ * provably fresh: a slow client F (clock 1 s ahead) has left a higher
+ * guess f on node 0, and W's round 1 reaches nodes 0 and 1 only.  W stops
+ * before its second round (abort, read commit).  R reads nodes 1 and 2:
+ * g is the highest there, still after a second read, so R locks it
+ * (commit = g on nodes 1 and 2, no abort yet), writes it back and returns
+ * "w".  X then writes "x" and returns.  W resumes and finds R's lock: it
+ * must keep g, which is below x.  A writer that ignored the lock would
+ * write "w" again above everything it saw (f, so above x): a read that
+ * starts after X returned would get "w", after R already returned "w"
+ * before X started, which no order of the writes explains.
+ */
+struct sched3 {
+	sem_t f_paused, f_go, w_paused, w_go;
+};
+
+static bool f3_hook(void *arg, unsigned int round, unsigned int node)
+{
+	struct sched3 *sc = arg;
+
+	if (round == 1 && node == 1) {
+		sem_post(&sc->f_paused); /* f is on node 0 only */
+		sem_wait(&sc->f_go);
+	}
+	return true;
+}
+
+static bool w3_hook(void *arg, unsigned int round, unsigned int node)
+{
+	struct sched3 *sc = arg;
+
+	if (round == 2 && node == 0) {
+		sem_post(&sc->w_paused);
+		sem_wait(&sc->w_go);
+	}
+	return round != 1 || node != 2; /* g reaches nodes 0 and 1 */
+}
+
+static bool r3_hook(void *arg, unsigned int round, unsigned int node)
+{
+	return node != 0; /* R's views are nodes 1 and 2 */
+}
+
+struct sched3_put {
+	struct mdk_swarm_client *c;
+	const char *v;
+	int ret;
+};
+
+static void *put_thread(void *arg)
+{
+	struct sched3_put *p = arg;
+
+	p->ret = mdk_swarm_insert(p->c, "k", 1, p->v, strlen(p->v));
+	return NULL;
+}
+
+START_TEST(test_register_reader_lock_keeps_guess)
+{
+	struct sched3 sc;
+	struct sched3_put fp, wp;
+	struct mdk_swarm_op_stats st;
+	pthread_t fth, wth;
+	struct fx f;
+	char v[8];
+	size_t vl = sizeof(v);
+
+	fx_new(&f, MDK_SWARM_PROTO_SWARM);
+	sem_init(&sc.f_paused, 0, 0);
+	sem_init(&sc.f_go, 0, 0);
+	sem_init(&sc.w_paused, 0, 0);
+	sem_init(&sc.w_go, 0, 0);
+	put(f.c[0], "old");
+	warm(&f);
+	mdk_swarm_client_set_clock_skew(f.c[3], 1000000);
+	mdk_swarm_client_set_hook(f.c[3], f3_hook, &sc);
+	mdk_swarm_client_set_hook(f.c[1], w3_hook, &sc);
+	mdk_swarm_client_set_hook(f.c[2], r3_hook, &sc);
+
+	fp = (struct sched3_put){ .c = f.c[3], .v = "f" };
+	pthread_create(&fth, NULL, put_thread, &fp);
+	sem_wait(&sc.f_paused);
+	wp = (struct sched3_put){ .c = f.c[1], .v = "w" };
+	pthread_create(&wth, NULL, put_thread, &wp);
+	sem_wait(&sc.w_paused); /* g on nodes 0 and 1, not fresh on node 0 */
+
+	st = get_is(f.c[2], "w");
+	ck_assert_uint_eq(st.slow,
+			  MDK_SWARM_SLOW_REREAD | MDK_SWARM_SLOW_LOCKED);
+	put(f.c[0], "x");
+	sem_post(&sc.w_go);
+	pthread_join(wth, NULL);
+	ck_assert_int_eq(wp.ret, 0);
+
+	/* R returned "w" before X started, X returned: now it is "x". */
+	ck_assert_int_eq(mdk_swarm_get(f.c[2], "k", 1, v, &vl), 0);
+	ck_assert_msg(vl == 1 && v[0] == 'x',
+		      "read after x returned got \"%.*s\": W dropped the guess R had locked and returned",
+		      (int)vl, v);
+	mdk_swarm_last_op(f.c[1], &st);
+	ck_assert_uint_eq(st.slow, MDK_SWARM_SLOW_GUESS | MDK_SWARM_SLOW_KEPT);
+
+	/* F's write completes last. */
+	sem_post(&sc.f_go);
+	pthread_join(fth, NULL);
+	ck_assert_int_eq(fp.ret, 0);
+	mdk_swarm_client_set_hook(f.c[2], NULL, NULL);
+	get_is(f.c[2], "f");
+	get_is(f.c[0], "f");
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *swarm_register_suite(void)
 {
 	Suite *s = suite_create("swarm_register");
@@ -532,6 +649,7 @@ static Suite *swarm_register_suite(void)
 	tcase_add_test(tc, test_register_recycling);
 	tcase_add_test(tc, test_register_reader_rereads_before_locking);
 	tcase_add_test(tc, test_register_later_abort_does_not_hide_commit);
+	tcase_add_test(tc, test_register_reader_lock_keeps_guess);
 	suite_add_tcase(s, tc);
 	return s;
 }
