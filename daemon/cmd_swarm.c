@@ -40,6 +40,7 @@ struct opts {
 	unsigned int keys, key_size, value_size, replicas, clients;
 	unsigned int ops;
 	double theta;
+	uint64_t zipf_items;
 	uint64_t rtt_ns;
 	bool rtt_set;
 	unsigned int sweep[MAX_SWEEP], nsweep;
@@ -100,23 +101,59 @@ static int parse_sweep(const char *s, struct opts *o)
 	return o->nsweep ? 0 : usage_err("--sweep: '%s': expected N,N,...", s);
 }
 
-/* YCSB's scrambled Zipfian generator (Gray et al., SIGMOD'94). */
+/*
+ * YCSB's "zipfian" request distribution (its ScrambledZipfianGenerator):
+ * ranks drawn from a Zipfian over @items items (Gray et al., SIGMOD'94),
+ * YCSB's 10^10 by default, then hashed (FNV-1a) onto the @keys keys.  The
+ * keys' popularity is then much flatter than a Zipfian over the keys
+ * themselves (at 0.99 over 100,000 keys, the hottest key gets 3.8% of the
+ * operations instead of 7.8%); @items equal to @keys gives the latter.
+ */
+#define ZIPF_YCSB_ITEMS 10000000000ULL
+
 struct zipf {
-	uint64_t n;
+	uint64_t items, keys;
 	double theta, alpha, zetan, eta, half_pow;
 };
 
-static void zipf_init(struct zipf *z, uint64_t n, double theta)
+/*
+ * zeta(n, theta), the sum of i^-theta for i = 1..n: exactly up to 10^6,
+ * then the Euler-Maclaurin formula for the tail (YCSB itself sums 10^10
+ * terms, or uses its constant for 0.99, which this reproduces).
+ */
+static double zeta(uint64_t n, double theta)
+{
+	const uint64_t m = n < 1000000 ? n : 1000000;
+	double sum = 0, a, b;
+
+	for (uint64_t i = 1; i <= m; i++)
+		sum += 1 / pow((double)i, theta);
+	if (n == m)
+		return sum;
+	a = (double)m;
+	b = (double)n;
+	return sum - pow(a, -theta) +
+	       (pow(b, 1 - theta) - pow(a, 1 - theta)) / (1 - theta) +
+	       (pow(a, -theta) + pow(b, -theta)) / 2 +
+	       theta * (pow(a, -theta - 1) - pow(b, -theta - 1)) / 12;
+}
+
+static void zipf_init(struct zipf *z, uint64_t keys, uint64_t items,
+		      double theta)
 {
 	double zeta2 = 1 + pow(0.5, theta);
 
-	z->n = n;
+	z->keys = keys;
+	z->items = items ? items : keys;
 	z->theta = theta;
-	z->zetan = 0;
-	for (uint64_t i = 1; i <= n; i++)
-		z->zetan += 1 / pow((double)i, theta);
+	if (theta <= 0)
+		return;
+	z->zetan = z->items == ZIPF_YCSB_ITEMS && theta == 0.99 ?
+			   26.46902820178302 : /* YCSB's ZETAN */
+			   zeta(z->items, theta);
 	z->alpha = 1 / (1 - theta);
-	z->eta = (1 - pow(2.0 / (double)n, 1 - theta)) / (1 - zeta2 / z->zetan);
+	z->eta = (1 - pow(2.0 / (double)z->items, 1 - theta)) /
+		 (1 - zeta2 / z->zetan);
 	z->half_pow = 1 + pow(0.5, theta);
 }
 
@@ -131,27 +168,28 @@ static uint64_t rnd(uint64_t *x)
 
 static uint64_t zipf_next(const struct zipf *z, uint64_t *seed)
 {
-	double u = (double)(rnd(seed) >> 11) / (double)(1ULL << 53);
-	double uz = u * z->zetan;
+	double u, uz;
 	uint64_t item, h = 0xcbf29ce484222325ULL;
 
 	if (z->theta <= 0)
-		item = rnd(seed) % z->n;
-	else if (uz < 1)
+		return rnd(seed) % z->keys;
+	u = (double)(rnd(seed) >> 11) / (double)(1ULL << 53);
+	uz = u * z->zetan;
+	if (uz < 1)
 		item = 0;
 	else if (uz < z->half_pow)
 		item = 1;
 	else
-		item = (uint64_t)((double)z->n *
+		item = (uint64_t)((double)z->items *
 				  pow(z->eta * u - z->eta + 1, z->alpha));
-	if (item >= z->n)
-		item = z->n - 1;
-	/* Scramble: hot keys spread over the key space (FNV-1a). */
+	if (item >= z->items)
+		item = z->items - 1;
+	/* Scramble: hot items spread over the key space (FNV-1a). */
 	for (int i = 0; i < 8; i++) {
 		h ^= (item >> (8 * i)) & 0xff;
 		h *= 0x100000001b3ULL;
 	}
-	return z->theta <= 0 ? item : h % z->n;
+	return h % z->keys;
 }
 
 static size_t key_of(char *buf, size_t size, uint64_t k)
@@ -681,6 +719,7 @@ static const struct option bench_long[] = {
 	{ "clients", required_argument, NULL, 'c' },
 	{ "ops", required_argument, NULL, 'o' },
 	{ "zipf", required_argument, NULL, 'z' },
+	{ "zipf-items", required_argument, NULL, 'Z' },
 	{ "rtt-ns", required_argument, NULL, 't' },
 	{ "sweep", required_argument, NULL, 's' },
 	{ "workloads", required_argument, NULL, 'w' },
@@ -702,6 +741,7 @@ static void defaults(struct opts *o)
 	o->clients = 4;
 	o->ops = 20000;
 	o->theta = 0.99;
+	o->zipf_items = ZIPF_YCSB_ITEMS;
 	o->rtt_ns = 2000;
 	o->workloads = "AB";
 	o->protos = "raw,swarm,dm-abd";
@@ -777,6 +817,17 @@ static int cmd_bench(int argc, char **argv)
 			if (parse_sweep(optarg, &o))
 				return 2;
 			break;
+		case 'Z': {
+			char *end;
+
+			errno = 0;
+			o.zipf_items = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || *optarg == '-')
+				return usage_err(
+					"--zipf-items: '%s': expected a number of items (0: the keys)",
+					optarg);
+			break;
+		}
 		case 'w':
 			if (!*optarg || strspn(optarg, "AB") != strlen(optarg))
 				return usage_err(
@@ -790,7 +841,7 @@ static int cmd_bench(int argc, char **argv)
 		case 'h':
 			printf("usage: mdkctl swarm bench [--keys N] [--key-size B] [--value-size B]\n"
 			       "        [--replicas N] [--clients N] [--ops N] [--zipf THETA]\n"
-			       "        [--rtt-ns NS] [--sweep N,N,...] [--workloads AB]\n"
+			       "        [--zipf-items N] [--rtt-ns NS] [--sweep N,N,...] [--workloads AB]\n"
 			       "        [--protocols raw,swarm,dm-abd] [--cmm-mp[=DEV]] [-j|--csv]\n");
 			return 0;
 		default:
@@ -806,7 +857,7 @@ static int cmd_bench(int argc, char **argv)
 	for (unsigned int k = 0; k < o.nsweep; k++)
 		if (o.sweep[k] > maxc)
 			maxc = o.sweep[k];
-	zipf_init(&z, o.keys, o.theta);
+	zipf_init(&z, o.keys, o.zipf_items, o.theta);
 
 	for (unsigned int i = 0; i < np && !ret; i++) {
 		/* The loader, then clients that every run reuses. */

@@ -442,7 +442,8 @@ static bool w2_hook(void *arg, unsigned int round, unsigned int node)
 	struct sched2 *sc = arg;
 
 	if (!sc->w_armed)
-		return round != 2; /* g's verification rides on W's next round */
+		return round !=
+		       2; /* g's verification rides on W's next round */
 	if (round == 3 && node == 0) {
 		sem_post(&sc->w_paused);
 		sem_wait(&sc->w_go);
@@ -619,9 +620,10 @@ START_TEST(test_register_reader_lock_keeps_guess)
 
 	/* R returned "w" before X started, X returned: now it is "x". */
 	ck_assert_int_eq(mdk_swarm_get(f.c[2], "k", 1, v, &vl), 0);
-	ck_assert_msg(vl == 1 && v[0] == 'x',
-		      "read after x returned got \"%.*s\": W dropped the guess R had locked and returned",
-		      (int)vl, v);
+	ck_assert_msg(
+		vl == 1 && v[0] == 'x',
+		"read after x returned got \"%.*s\": W dropped the guess R had locked and returned",
+		(int)vl, v);
 	mdk_swarm_last_op(f.c[1], &st);
 	ck_assert_uint_eq(st.slow, MDK_SWARM_SLOW_GUESS | MDK_SWARM_SLOW_KEPT);
 
