@@ -149,16 +149,24 @@ struct {
 } ptebuf SEC(".maps");
 
 /*
- * A copy of the PMD table mapping the 1 GiB at base, read whole and kept
- * for one run of sample_vma only (gen == vma_gen): the PTE tables it
- * points to cannot be freed while that run holds the RCU read lock, which
- * a copy kept across runs could not promise (since 6.6 file THP collapse
- * retracts page tables without mmap_lock).
+ * The PMD table mapping the 1 GiB at base (physical address pa), read 64
+ * entries (512 bytes) at a time where the walk needs them and kept for one
+ * run of sample_vma only (gen == vma_gen): the PTE tables it points to
+ * cannot be freed while that run holds the RCU read lock, which a copy
+ * kept across runs could not promise (since 6.6 file THP collapse retracts
+ * page tables without mmap_lock).  For each word k read (bit k of loaded),
+ * bit i of acc[k] says that entry 64k + i is a huge mapping with its
+ * Accessed bit set, bit i of skip[k] that there is nothing to look at
+ * (not present, or huge and not accessed): a run of either is one step.
  */
 struct pmd_table {
 	__u64 e[SAMPLER_PTRS_PER_TABLE];
 	__u64 gen;
 	__u64 base;
+	__u64 pa;
+	__u64 loaded;
+	__u64 acc[SAMPLER_PTRS_PER_TABLE / 64];
+	__u64 skip[SAMPLER_PTRS_PER_TABLE / 64];
 };
 
 struct {
@@ -193,6 +201,8 @@ struct walk {
 	__u64 mask; /* physical address bits of an entry (PTE_PFN_MASK) */
 	__u32 l5; /* 5-level paging */
 	__u32 pad;
+	struct pmd_table *pt; /* this CPU's pmdbuf */
+	struct pte_table *ptes; /* this CPU's ptebuf */
 };
 
 static __always_inline __u64 read_u64(const void *kaddr)
@@ -443,13 +453,10 @@ static __always_inline int scan_ptes(struct walk *w, __u64 pa)
 	struct word_ctx wc = {};
 	struct range_ctx c = {};
 	struct tier_scan ts = {};
-	struct pte_table *t;
+	struct pte_table *t = w->ptes;
 	struct sampler_rec *r;
-	__u32 zero = 0, kl, kh, k;
+	__u32 kl, kh, k;
 
-	t = bpf_map_lookup_elem(&ptebuf, &zero);
-	if (!t)
-		return 0;
 	if (t->gen != pass_gen || t->pa != pa) {
 		t->gen = pass_gen;
 		t->pa = pa;
@@ -498,9 +505,9 @@ static __always_inline int scan_ptes(struct walk *w, __u64 pa)
 }
 
 /*
- * Find the PMD table mapping addr's 1 GiB and copy it to pt, or skip the
- * hole above it (returns 1) or the 1 GiB page it is (returns 1 after
- * emitting it; -1 when the records are full).
+ * Find the PMD table mapping addr's 1 GiB (pt->pa, no entry read yet), or
+ * skip the hole above it (returns 1) or the 1 GiB page it is (returns 1
+ * after emitting it; -1 when the records are full).
  */
 static __always_inline int load_pmds(struct walk *w, struct pmd_table *pt)
 {
@@ -536,29 +543,64 @@ static __always_inline int load_pmds(struct walk *w, struct pmd_table *pt)
 		w->addr = end;
 		return 1;
 	}
-	if (bpf_probe_read_kernel(pt->e, sizeof(pt->e),
-				  (void *)(w->pob + (e & w->mask)))) {
-		w->addr = next_boundary(addr, PUD_SHIFT);
-		return 1;
-	}
 	pt->gen = vma_gen;
 	pt->base = addr & ~((1ULL << PUD_SHIFT) - 1);
+	pt->pa = e & w->mask;
+	pt->loaded = 0;
 	return 0;
 }
 
-/* One step of the walk: one PMD range, or one hole at some level. */
+/*
+ * Read PMD entries 64k..64k+63 into pt and classify them, branch-free:
+ * pmd_present() is _PAGE_PRESENT, _PAGE_PROTNONE or _PAGE_PSE (a THP
+ * under split); a present entry with _PAGE_PSE is a huge mapping, any
+ * other present one points to a PTE table.
+ */
+static __always_inline int load_pmd_word(struct walk *w, struct pmd_table *pt,
+					 __u32 k)
+{
+	__u64 acc = 0, skip = 0, e, p, h, a;
+	__u32 j;
+
+	k &= SAMPLER_PTRS_PER_TABLE / 64 - 1;
+	if (bpf_probe_read_kernel(
+		    &pt->e[k * 64], 64 * sizeof(__u64),
+		    (void *)(w->pob + pt->pa + k * 64 * sizeof(__u64))))
+		return -1;
+	for (j = 0; j < 64; j++) {
+		e = pt->e[k * 64 + j];
+		p = (e | (e >> 7) | (e >> 8)) & 1;
+		h = (e >> 7) & 1;
+		a = (e >> 5) & 1;
+		acc |= (h & a) << j;
+		skip |= ((p ^ 1) | (h & (a ^ 1))) << j;
+	}
+	pt->acc[k] = acc;
+	pt->skip[k] = skip;
+	pt->loaded |= 1ULL << k;
+	return 0;
+}
+
+/* How many low bits of x are set before the first clear one. */
+static __always_inline __u64 trailing_ones(__u64 x)
+{
+	return popcount64(x & ~(x + 1));
+}
+
+/*
+ * One step of the walk: one PMD range with a PTE table, a run of accessed
+ * huge PMDs (one record), a run of PMDs with nothing to look at, or one
+ * hole at a higher level.
+ */
 static long walk_step(__u32 index, void *data)
 {
 	struct walk *w = data;
-	__u64 addr = w->addr, e, end;
-	struct pmd_table *pt;
-	__u32 zero = 0;
+	__u64 addr = w->addr, e, end, bits, pmd;
+	struct pmd_table *pt = w->pt;
+	__u32 i, k;
 	int ret;
 
 	if (addr >= w->end || full)
-		return 1;
-	pt = bpf_map_lookup_elem(&pmdbuf, &zero);
-	if (!pt)
 		return 1;
 	if (pt->gen != vma_gen ||
 	    pt->base != (addr & ~((1ULL << PUD_SHIFT) - 1))) {
@@ -566,22 +608,40 @@ static long walk_step(__u32 index, void *data)
 		if (ret)
 			return ret < 0;
 	}
-	e = pt->e[(addr >> PMD_SHIFT) & 511];
-	/* pmd_present(): also PROT_NONE and a THP under split (PSE alone). */
-	if (!(e & (X86_PRESENT | X86_PROTNONE | X86_PSE))) {
-		w->addr = next_boundary(addr, PMD_SHIFT);
+	pmd = addr & ~((1ULL << PMD_SHIFT) - 1);
+	i = (addr >> PMD_SHIFT) & (SAMPLER_PTRS_PER_TABLE - 1);
+	k = i / 64;
+	if (!((pt->loaded >> k) & 1) && load_pmd_word(w, pt, k)) {
+		/* Unreadable: skip these 64 entries. */
+		end = next_boundary(addr, PMD_SHIFT + 6);
+		w->addr = end < w->end ? end : w->end;
 		return 0;
 	}
-	end = next_boundary(addr, PMD_SHIFT);
-	if (end > w->end)
-		end = w->end;
-	if (e & X86_PSE) {
-		if ((e & X86_ACCESSED) && emit_huge(w, e, PMD_SHIFT, addr, end))
+	k &= SAMPLER_PTRS_PER_TABLE / 64 - 1;
+	bits = pt->acc[k] >> (i & 63);
+	if (bits & 1) {
+		/* With a tier node each PMD's PFN counts: one at a time. */
+		end = pmd +
+		      ((targ_tier ? 1 : trailing_ones(bits)) << PMD_SHIFT);
+		if (end > w->end)
+			end = w->end;
+		if (emit_huge(w, pt->e[i & (SAMPLER_PTRS_PER_TABLE - 1)],
+			      PMD_SHIFT, addr, end))
 			return 1;
-	} else if (scan_ptes(w, e & w->mask)) {
-		return 1;
+		w->addr = end;
+		return 0;
 	}
-	w->addr = end;
+	bits = pt->skip[k] >> (i & 63);
+	if (bits & 1) {
+		end = pmd + (trailing_ones(bits) << PMD_SHIFT);
+		w->addr = end < w->end ? end : w->end;
+		return 0;
+	}
+	e = pt->e[i & (SAMPLER_PTRS_PER_TABLE - 1)];
+	if (scan_ptes(w, e & w->mask))
+		return 1;
+	end = next_boundary(addr, PMD_SHIFT);
+	w->addr = end < w->end ? end : w->end;
 	return 0;
 }
 
@@ -592,7 +652,7 @@ int sample_vma(struct bpf_iter__task_vma *ctx)
 	struct vm_area_struct *vma = ctx->vma;
 	struct walk w = {};
 	__u64 start, end;
-	__u32 tid;
+	__u32 tid, zero = 0;
 
 	if (!task || !vma || full)
 		return 0;
@@ -624,6 +684,10 @@ int sample_vma(struct bpf_iter__task_vma *ctx)
 		k_mask &= ~((1ULL << PTE_SHIFT) - 1);
 		k_ready = 1;
 	}
+	w.pt = bpf_map_lookup_elem(&pmdbuf, &zero);
+	w.ptes = bpf_map_lookup_elem(&ptebuf, &zero);
+	if (!w.pt || !w.ptes)
+		return 0;
 	w.addr = start;
 	w.end = end;
 	w.top = (__u64)BPF_CORE_READ(vma, vm_mm, pgd);

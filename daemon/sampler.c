@@ -40,6 +40,7 @@
 struct proc_ent {
 	struct mdkd_sampler_proc pub;
 	int clear_fd; /* /proc/PID/clear_refs; -1 once gone */
+	struct bpf_link *link; /* the iterator attached to its PID, or NULL */
 	uint64_t mm; /* mm_struct the walk saw */
 	uint64_t valid_window; /* first window its bits are complete for */
 	uint64_t seen; /* last window it was a member in, + 1 */
@@ -66,6 +67,7 @@ struct mdkd_sampler {
 	unsigned int flags;
 	int tier_node;
 	bool have_counters;
+	bool no_link_cache; /* out of files once: attach per walk */
 
 	struct sampler_rec *recs; /* mmap of the recs map */
 	size_t recs_bytes;
@@ -91,6 +93,9 @@ struct mdkd_sampler {
 	size_t cap_known;
 	uint64_t *ids;
 	size_t nr_ids, cap_ids;
+	struct mdkd_page_run *runs; /* MDKD_SAMPLER_RUNS */
+	size_t nr_runs, cap_runs;
+	bool sorted; /* ids or runs ascend, without repeats */
 
 	/* The window being ended. */
 	struct mdkd_sampler_window cur;
@@ -160,6 +165,13 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return (x > y) - (x < y);
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct mdkd_page_run *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
 }
 
 /* Sort and drop duplicates. */
@@ -356,13 +368,17 @@ int mdkd_node_blocks(const char *sys_root, int node, uint64_t *bitmap,
 	return err;
 }
 
-int mdkd_sampler_expand(const struct sampler_rec *recs, size_t nr,
-			uint32_t proc, uint64_t *ids, size_t cap, size_t *n)
+/*
+ * Check @nr records and count their pages (*@pages) and the runs they can
+ * make at most (*@runs).
+ */
+static int check_recs(const struct sampler_rec *recs, size_t nr,
+		      uint64_t *pages, uint64_t *runs)
 {
-	uint64_t need = 0, base, vpn;
-	size_t i, k = *n;
+	size_t i;
 	unsigned int j;
 
+	*pages = *runs = 0;
 	for (i = 0; i < nr; i++) {
 		const struct sampler_rec *r = &recs[i];
 		unsigned int bits = 0;
@@ -377,42 +393,167 @@ int mdkd_sampler_expand(const struct sampler_rec *recs, size_t nr,
 				bits += __builtin_popcountll(r->bits[j]);
 			if (bits != r->nr_pages)
 				return -EINVAL;
+			*runs += bits < SAMPLER_PTRS_PER_TABLE / 2 ?
+					 bits :
+					 SAMPLER_PTRS_PER_TABLE / 2;
 			break;
 		case SAMPLER_REC_HUGE:
 			if (!r->nr_pages || (r->addr >> 12) + r->nr_pages >
 						    1ULL << MDKD_PAGE_VPN_BITS)
 				return -EINVAL;
+			(*runs)++;
 			break;
 		default:
 			return -EINVAL;
 		}
 		if (r->nr_tier > r->nr_pages)
 			return -EINVAL;
-		need += r->nr_pages;
+		*pages += r->nr_pages;
 	}
-	if (need > cap - *n)
-		return -ENOSPC;
-	base = (uint64_t)proc << MDKD_PAGE_VPN_BITS;
+	return 0;
+}
+
+/* Two ids, for fill_ids() (GCC and Clang vector extensions). */
+typedef uint64_t id_pair __attribute__((vector_size(16)));
+
+/*
+ * ids[0 .. nr) = first, first + 1, ...: 512 of them for every accessed
+ * huge page, so eight at a time (at -O2 the compiler does not vectorize
+ * a loop of unknown length itself).
+ */
+static void fill_ids(uint64_t *ids, uint64_t first, uint64_t nr)
+{
+	id_pair a = { first, first + 1 }, b = a + 2, c = a + 4, d = a + 6;
+	const id_pair step = { 8, 8 };
+	uint64_t j;
+
+	for (j = 0; j + 8 <= nr; j += 8) {
+		memcpy(ids + j, &a, sizeof(a));
+		memcpy(ids + j + 2, &b, sizeof(b));
+		memcpy(ids + j + 4, &c, sizeof(c));
+		memcpy(ids + j + 6, &d, sizeof(d));
+		a += step;
+		b += step;
+		c += step;
+		d += step;
+	}
+	for (; j < nr; j++)
+		ids[j] = first + j;
+}
+
+/*
+ * Append the ids of checked records; *@sorted is cleared when one does
+ * not come after everything before it (ids within a record ascend).
+ */
+static void expand_ids(const struct sampler_rec *recs, size_t nr, uint32_t proc,
+		       uint64_t *ids, size_t *n, bool *sorted)
+{
+	uint64_t base = (uint64_t)proc << MDKD_PAGE_VPN_BITS, vpn;
+	size_t i, k = *n, k0;
+	unsigned int j;
+
 	for (i = 0; i < nr; i++) {
 		const struct sampler_rec *r = &recs[i];
 
 		vpn = r->addr >> 12;
+		k0 = k;
 		if (r->kind == SAMPLER_REC_HUGE) {
-			for (j = 0; j < r->nr_pages; j++)
-				ids[k++] = base | (vpn + j);
+			fill_ids(ids + k, base | vpn, r->nr_pages);
+			k += r->nr_pages;
+		} else {
+			for (j = 0; j < SAMPLER_PTRS_PER_TABLE / 64; j++) {
+				uint64_t w = r->bits[j];
+
+				while (w) {
+					ids[k++] = base | (vpn + j * 64 +
+							   __builtin_ctzll(w));
+					w &= w - 1;
+				}
+			}
+		}
+		if (k0 && k > k0 && ids[k0] <= ids[k0 - 1])
+			*sorted = false;
+	}
+	*n = k;
+}
+
+int mdkd_sampler_expand(const struct sampler_rec *recs, size_t nr,
+			uint32_t proc, uint64_t *ids, size_t cap, size_t *n)
+{
+	uint64_t need, runs;
+	bool sorted = true;
+	int err;
+
+	err = check_recs(recs, nr, &need, &runs);
+	if (err)
+		return err;
+	if (need > cap - *n)
+		return -ENOSPC;
+	expand_ids(recs, nr, proc, ids, n, &sorted);
+	return 0;
+}
+
+/* Append the run [first, first + nr), joined to the last one if it
+ * continues it; *@sorted cleared when it does not come after it. */
+static void put_run(struct mdkd_page_run *runs, size_t *n, uint64_t first,
+		    uint64_t nr, bool *sorted)
+{
+	struct mdkd_page_run *last = *n ? &runs[*n - 1] : NULL;
+
+	if (last && last->first + last->nr == first) {
+		last->nr += nr;
+		return;
+	}
+	if (last && first < last->first + last->nr)
+		*sorted = false;
+	runs[*n].first = first;
+	runs[(*n)++].nr = nr;
+}
+
+static void expand_runs(const struct sampler_rec *recs, size_t nr,
+			uint32_t proc, struct mdkd_page_run *runs, size_t *n,
+			bool *sorted)
+{
+	uint64_t base = (uint64_t)proc << MDKD_PAGE_VPN_BITS, vpn, w, x;
+	unsigned int j, b, len;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct sampler_rec *r = &recs[i];
+
+		vpn = base | r->addr >> 12;
+		if (r->kind == SAMPLER_REC_HUGE) {
+			put_run(runs, n, vpn, r->nr_pages, sorted);
 			continue;
 		}
 		for (j = 0; j < SAMPLER_PTRS_PER_TABLE / 64; j++) {
-			uint64_t w = r->bits[j];
-
+			w = r->bits[j];
 			while (w) {
-				ids[k++] = base |
-					   (vpn + j * 64 + __builtin_ctzll(w));
-				w &= w - 1;
+				b = __builtin_ctzll(w);
+				x = ~(w >> b);
+				len = x ? (unsigned int)__builtin_ctzll(x) :
+					  64 - b;
+				put_run(runs, n, vpn + j * 64 + b, len, sorted);
+				w = b + len < 64 ? w & ~0ULL << (b + len) : 0;
 			}
 		}
 	}
-	*n = k;
+}
+
+int mdkd_sampler_expand_runs(const struct sampler_rec *recs, size_t nr,
+			     uint32_t proc, struct mdkd_page_run *runs,
+			     size_t cap, size_t *n)
+{
+	uint64_t pages, need;
+	bool sorted = true;
+	int err;
+
+	err = check_recs(recs, nr, &pages, &need);
+	if (err)
+		return err;
+	if (need > cap - *n)
+		return -ENOSPC;
+	expand_runs(recs, nr, proc, runs, n, &sorted);
 	return 0;
 }
 
@@ -560,6 +701,7 @@ static int clear_bits(struct mdkd_sampler *s, struct proc_ent *e)
 /* A walk in progress over one process. */
 struct walker {
 	struct bpf_link *link;
+	bool cached; /* link belongs to a proc_ent, which detaches it */
 	struct ident id;
 	uint32_t nr; /* records of the last pass, in s->recs */
 	bool more; /* the pass stopped early, go on from next */
@@ -609,12 +751,27 @@ static int walk_pass(struct mdkd_sampler *s, struct walker *wk)
 	return 0;
 }
 
+static void uncache_links(struct mdkd_sampler *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nr_procs; i++) {
+		bpf_link__destroy(s->procs[i].link);
+		s->procs[i].link = NULL;
+	}
+	s->no_link_cache = true;
+}
+
 /*
- * Begin walking process @pid: attach the iterator to it and run the first
- * pass, over its pages when @pages, else only to learn who the task is.
+ * Begin walking process @pid and run the first pass, over its pages when
+ * @pages, else only to learn who the task is.  The iterator attached to
+ * the PID is taken from *@cache, or attached and, with @cache, kept there
+ * for the next windows: attaching and detaching cost about as much as
+ * walking a small process.  Short of files, the sampler stops keeping
+ * them.
  */
-static int walk_begin(struct mdkd_sampler *s, pid_t pid, bool pages,
-		      struct walker *wk)
+static int walk_begin(struct mdkd_sampler *s, pid_t pid,
+		      struct bpf_link **cache, bool pages, struct walker *wk)
 {
 	LIBBPF_OPTS(bpf_iter_attach_opts, opts);
 	union bpf_iter_link_info linfo;
@@ -622,20 +779,45 @@ static int walk_begin(struct mdkd_sampler *s, pid_t pid, bool pages,
 
 	memset(wk, 0, sizeof(*wk));
 	wk->t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	memset(&linfo, 0, sizeof(linfo));
-	linfo.task.pid = pid;
-	opts.link_info = &linfo;
-	opts.link_info_len = sizeof(linfo);
-	wk->link = bpf_program__attach_iter(s->skel->progs.sample_vma, &opts);
-	if (!wk->link)
-		return -errno;
+	if (cache && *cache) {
+		wk->link = *cache;
+		wk->cached = true;
+	} else {
+		memset(&linfo, 0, sizeof(linfo));
+		linfo.task.pid = pid;
+		opts.link_info = &linfo;
+		opts.link_info_len = sizeof(linfo);
+		wk->link = bpf_program__attach_iter(s->skel->progs.sample_vma,
+						    &opts);
+		if (!wk->link && (errno == EMFILE || errno == ENFILE) &&
+		    !s->no_link_cache) {
+			uncache_links(s);
+			wk->link = bpf_program__attach_iter(
+				s->skel->progs.sample_vma, &opts);
+		}
+		if (!wk->link)
+			return -errno;
+		if (cache && !s->no_link_cache) {
+			*cache = wk->link;
+			wk->cached = true;
+		}
+	}
 	wk->resume = pages ? 0 : UINT64_MAX;
 	err = walk_pass(s, wk);
-	if (err) {
+	if (err && !wk->cached)
 		bpf_link__destroy(wk->link);
-		wk->link = NULL;
-	}
+	wk->link = err ? NULL : wk->link;
 	return err;
+}
+
+/* Give the walk's iterator to @e to keep (see walk_begin()). */
+static void walk_keep(struct mdkd_sampler *s, struct walker *wk,
+		      struct proc_ent *e)
+{
+	if (wk->cached || s->no_link_cache || e->link)
+		return;
+	e->link = wk->link;
+	wk->cached = true;
 }
 
 /*
@@ -645,8 +827,8 @@ static int walk_begin(struct mdkd_sampler *s, pid_t pid, bool pages,
 static int walk_finish(struct mdkd_sampler *s, struct walker *wk, uint32_t proc,
 		       bool report)
 {
+	uint64_t need, runs;
 	uint32_t i;
-	size_t need;
 	int err = 0;
 
 	if (report && wk->resume == UINT64_MAX) {
@@ -655,16 +837,24 @@ static int walk_finish(struct mdkd_sampler *s, struct walker *wk, uint32_t proc,
 		err = walk_pass(s, wk);
 	}
 	while (report && !err) {
-		need = 0;
-		for (i = 0; i < wk->nr; i++) {
-			need += s->recs[i].nr_pages;
+		err = check_recs(s->recs, wk->nr, &need, &runs);
+		if (err)
+			break;
+		for (i = 0; i < wk->nr; i++)
 			s->cur.tier_pages += s->recs[i].nr_tier;
+		if (s->flags & MDKD_SAMPLER_RUNS) {
+			err = grow(&s->runs, &s->cap_runs, s->nr_runs + runs,
+				   sizeof(*s->runs));
+			if (!err)
+				expand_runs(s->recs, wk->nr, proc, s->runs,
+					    &s->nr_runs, &s->sorted);
+		} else {
+			err = grow(&s->ids, &s->cap_ids, s->nr_ids + need,
+				   sizeof(*s->ids));
+			if (!err)
+				expand_ids(s->recs, wk->nr, proc, s->ids,
+					   &s->nr_ids, &s->sorted);
 		}
-		err = grow(&s->ids, &s->cap_ids, s->nr_ids + need,
-			   sizeof(*s->ids));
-		if (!err)
-			err = mdkd_sampler_expand(s->recs, wk->nr, proc, s->ids,
-						  s->cap_ids, &s->nr_ids);
 		if (err || !wk->more)
 			break;
 		if (wk->next <= wk->resume && wk->resume) {
@@ -674,7 +864,8 @@ static int walk_finish(struct mdkd_sampler *s, struct walker *wk, uint32_t proc,
 		wk->resume = wk->next;
 		err = walk_pass(s, wk);
 	}
-	bpf_link__destroy(wk->link);
+	if (!wk->cached)
+		bpf_link__destroy(wk->link);
 	wk->link = NULL;
 	s->cur.walk_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - wk->t0;
 	return err;
@@ -732,6 +923,8 @@ static void drop_proc(struct mdkd_sampler *s, struct proc_ent *e)
 	if (e->clear_fd >= 0)
 		close(e->clear_fd);
 	e->clear_fd = -1;
+	bpf_link__destroy(e->link);
+	e->link = NULL;
 	if (!e->pub.alive)
 		return;
 	e->pub.alive = false;
@@ -827,7 +1020,7 @@ static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 			strerror(-fd));
 		return fd;
 	}
-	err = walk_begin(s, pid, !starting, &wk);
+	err = walk_begin(s, pid, NULL, !starting, &wk);
 	if (err) {
 		close(fd);
 		set_msg(msg, len, "walking process %d: %s", pid,
@@ -850,6 +1043,7 @@ static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 			MDKD_SAMPLER_MAX_PROCS);
 		return -ENOSPC;
 	}
+	walk_keep(s, &wk, e);
 	err = walk_finish(s, &wk, e->pub.id, report);
 	if (err) {
 		set_msg(msg, len, "walking process %d: %s", pid,
@@ -880,7 +1074,7 @@ static int sample_known(struct mdkd_sampler *s, uint32_t id, size_t *nl,
 	bool report = e->valid_window <= s->window;
 	int err;
 
-	err = walk_begin(s, pid, report, &wk);
+	err = walk_begin(s, pid, &e->link, report, &wk);
 	if (err) {
 		set_msg(msg, len, "walking process %d: %s", pid,
 			strerror(-err));
@@ -914,6 +1108,8 @@ static int sample_known(struct mdkd_sampler *s, uint32_t id, size_t *nl,
 			return -ENOSPC;
 		}
 		e->clear_fd = -1;
+		n->link = e->link; /* attached to the PID, not to the mm */
+		e->link = NULL;
 		e->pub.alive = false;
 		s->cur.nr_left++;
 		s->cur.nr_joined++;
@@ -1029,7 +1225,7 @@ int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
 int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 		      char *msg, size_t len)
 {
-	uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), now, i, j;
+	uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), now, i, j, end;
 	struct sampler_counts c;
 	int err;
 
@@ -1040,6 +1236,8 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 	now = clock_ns(CLOCK_BOOTTIME);
 	memset(&s->cur, 0, sizeof(s->cur));
 	s->nr_ids = 0;
+	s->nr_runs = 0;
+	s->sorted = true;
 	err = refresh_tier(s, msg, len);
 	if (!err)
 		err = sample_all(s, false, msg, len);
@@ -1047,15 +1245,36 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 		return err;
 	/* Sorted unless a process was renumbered; walks never repeat a page
 	 * except when the iterator re-finds a VMA after dropping mmap_lock. */
-	for (i = 1; i < s->nr_ids; i++)
-		if (s->ids[i] <= s->ids[i - 1])
-			break;
-	if (i < s->nr_ids) {
+	if (!s->sorted && (s->flags & MDKD_SAMPLER_RUNS)) {
+		qsort(s->runs, s->nr_runs, sizeof(*s->runs), cmp_run);
+		for (i = j = 0; i < s->nr_runs; i++) {
+			struct mdkd_page_run *last = j ? &s->runs[j - 1] : NULL;
+
+			if (last &&
+			    s->runs[i].first <= last->first + last->nr) {
+				end = s->runs[i].first + s->runs[i].nr;
+				if (end > last->first + last->nr)
+					last->nr = end - last->first;
+			} else {
+				s->runs[j++] = s->runs[i];
+			}
+		}
+		s->nr_runs = j;
+	} else if (!s->sorted) {
 		qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_u64);
 		for (i = j = 0; i < s->nr_ids; i++)
 			if (!j || s->ids[j - 1] != s->ids[i])
 				s->ids[j++] = s->ids[i];
 		s->nr_ids = j;
+	}
+	if (s->flags & MDKD_SAMPLER_RUNS) {
+		s->cur.runs = s->runs;
+		s->cur.nr_runs = s->nr_runs;
+		for (i = 0; i < s->nr_runs; i++)
+			s->cur.nr_pages += s->runs[i].nr;
+	} else {
+		s->cur.pages = s->ids;
+		s->cur.nr_pages = s->nr_ids;
 	}
 	c = s->skel->bss->counts;
 	s->cur.have_counters = s->have_counters;
@@ -1068,8 +1287,6 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 	s->cur.index = s->window;
 	s->cur.start_ns = s->window_start_ns;
 	s->cur.end_ns = now;
-	s->cur.pages = s->ids;
-	s->cur.nr_pages = s->nr_ids;
 	s->cur.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 	*w = s->cur;
 	s->window++;
@@ -1320,9 +1537,11 @@ void mdkd_sampler_free(struct mdkd_sampler *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nr_procs; i++)
+	for (i = 0; i < s->nr_procs; i++) {
 		if (s->procs[i].clear_fd >= 0)
 			close(s->procs[i].clear_fd);
+		bpf_link__destroy(s->procs[i].link);
+	}
 	if (s->tier)
 		munmap(s->tier, s->tier_bytes);
 	munmap(s->recs, s->recs_bytes);
@@ -1334,6 +1553,7 @@ void mdkd_sampler_free(struct mdkd_sampler *s)
 	free(s->members);
 	free(s->known);
 	free(s->ids);
+	free(s->runs);
 	free(s->tier_scratch);
 	free(s->cgroup);
 	free(s);

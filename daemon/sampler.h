@@ -52,6 +52,16 @@ static inline uint64_t mdkd_page_id_addr(uint64_t id)
 	return (id & ((1ULL << MDKD_PAGE_VPN_BITS) - 1)) << 12;
 }
 
+/*
+ * A run of consecutive page ids, first .. first + nr - 1: pages of one
+ * process at consecutive addresses.  A transparent huge page is (part of)
+ * one run of 512; MDKD_SAMPLER_RUNS delivers windows this way.
+ */
+struct mdkd_page_run {
+	uint64_t first;
+	uint64_t nr;
+};
+
 /* Sampler options (zero them, then fill what you need). */
 enum {
 	/*
@@ -62,6 +72,13 @@ enum {
 	MDKD_SAMPLER_NO_FLUSH = 1 << 0,
 	/* Do not attach the fault counters (swap-ins, refaults, promotions). */
 	MDKD_SAMPLER_NO_COUNTERS = 1 << 1,
+	/*
+	 * Deliver each window's pages as runs of consecutive ids (w->runs)
+	 * instead of one id per page (w->pages is NULL then, w->nr_pages
+	 * still counts the pages): the same set, without the per-page work
+	 * of writing 512 ids for every accessed huge page.
+	 */
+	MDKD_SAMPLER_RUNS = 1 << 2,
 };
 
 struct mdkd_sampler_opts {
@@ -117,6 +134,10 @@ struct mdkd_sampler_window {
 	uint64_t bpf_ns;
 	uint64_t clear_ns;
 	uint64_t ptes_tables; /* PTE tables the walks read */
+	/* With MDKD_SAMPLER_RUNS, instead of pages: the pages as sorted,
+	 * disjoint, non-adjacent runs (their nr add up to nr_pages). */
+	const struct mdkd_page_run *runs;
+	size_t nr_runs;
 };
 
 /* A process the sampler has seen. */
@@ -198,6 +219,19 @@ struct sampler_rec;
  */
 int mdkd_sampler_expand(const struct sampler_rec *recs, size_t nr,
 			uint32_t proc, uint64_t *ids, size_t cap, size_t *n);
+
+/*
+ * mdkd_sampler_expand_runs() - the same as runs: append the pages of @nr
+ * records of process @proc to @runs (of @cap entries, *@n used), joining a
+ * run to the last one when it continues it.  At most one run per record
+ * for huge records, at most 256 for PTE records.
+ *
+ * Return: 0, or -ENOSPC when @cap may be too small (nothing appended
+ * then), -EINVAL for a malformed record.
+ */
+int mdkd_sampler_expand_runs(const struct sampler_rec *recs, size_t nr,
+			     uint32_t proc, struct mdkd_page_run *runs,
+			     size_t cap, size_t *n);
 
 /*
  * mdkd_read_pids() - parse a cgroup.procs-style file (one PID a line)

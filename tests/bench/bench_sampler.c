@@ -12,6 +12,7 @@
  * TLB flush (soft-dirty write faults) is measured too.
  *
  * usage: bench_sampler [-s SIZE_MIB] [-r ROUNDS] [-f TOUCH_PERCENT]
+ *                      [-p small|thp]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +104,17 @@ static double median(uint64_t *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+/* Median of v[i] / base[i], in 1/1000 (scratch: n entries). */
+static double ratio(const uint64_t *v, const uint64_t *base, uint64_t *scratch,
+		    int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		scratch[i] = base[i] ? v[i] * 1000 / base[i] : 0;
+	return median(scratch, n) / 1000;
+}
+
 /* Resident memory of @pid, in bytes. */
 static double rss_bytes(pid_t pid)
 {
@@ -121,9 +133,15 @@ static double rss_bytes(pid_t pid)
 	return kb * 1024;
 }
 
+/*
+ * Medians over the windows, per GiB resident; the ratios are medians of
+ * each window's figure over the baseline measured right after it, which
+ * the machine's load drifts less between than between whole runs.
+ */
 struct result {
 	double next, walk, bpf, clear, base1, base4, touch, faults, gib;
 	double pages;
+	double r_next, r_walk, r_bpf, r_clear, r_base4;
 };
 
 static int touch(int cmd, int rsp, uint64_t t[2])
@@ -141,6 +159,7 @@ static int run(const struct cfg *c, int thp, unsigned int flags,
 	uint64_t *clr = calloc(c->rounds, 8), *b1 = calloc(c->rounds, 8);
 	uint64_t *b4 = calloc(c->rounds, 8), *tf = calloc(c->rounds, 8);
 	uint64_t *ff = calloc(c->rounds, 8), *bp = calloc(c->rounds, 8);
+	uint64_t *rt = calloc(c->rounds, 8);
 	uint64_t t[2], t0, pages = 0;
 	struct mdkd_sampler_window w;
 	struct mdkd_sampler *s;
@@ -199,6 +218,11 @@ static int run(const struct cfg *c, int thp, unsigned int flags,
 		b4[i] = cpu_ns() - t0;
 	}
 	if (i == c->rounds) {
+		res->r_next = ratio(next, b1, rt, i);
+		res->r_walk = ratio(walk, b1, rt, i);
+		res->r_bpf = ratio(bp, b1, rt, i);
+		res->r_clear = ratio(clr, b1, rt, i);
+		res->r_base4 = ratio(b4, b1, rt, i);
 		res->gib = rss_bytes(pid) / (1 << 30);
 		res->next = median(next, i) / res->gib;
 		res->walk = median(walk, i) / res->gib;
@@ -225,6 +249,7 @@ out:
 	free(tf);
 	free(ff);
 	free(bp);
+	free(rt);
 	return err;
 }
 
@@ -233,9 +258,9 @@ int main(int argc, char **argv)
 	struct cfg c = { .mib = 1024, .rounds = 7, .touch_pct = 25 };
 	static const char *const name[] = { "small pages", "THP" };
 	struct result r, q;
-	int opt, thp;
+	int opt, thp, kinds = 3;
 
-	while ((opt = getopt(argc, argv, "s:r:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:f:p:")) != -1) {
 		switch (opt) {
 		case 's':
 			c.mib = strtoul(optarg, NULL, 10);
@@ -246,13 +271,20 @@ int main(int argc, char **argv)
 		case 'f':
 			c.touch_pct = atoi(optarg);
 			break;
+		case 'p':
+			kinds = !strcmp(optarg, "small") ? 1 :
+				!strcmp(optarg, "thp")	 ? 2 :
+							   0;
+			break;
 		default:
 			fprintf(stderr, "usage: bench_sampler [-s MIB] "
-					"[-r ROUNDS] [-f TOUCH_PERCENT]\n");
+					"[-r ROUNDS] [-f TOUCH_PERCENT] "
+					"[-p small|thp]\n");
 			return 2;
 		}
 	}
-	if (!c.mib || c.rounds < 1 || c.touch_pct < 0 || c.touch_pct > 100) {
+	if (!c.mib || c.rounds < 1 || c.touch_pct < 0 || c.touch_pct > 100 ||
+	    !kinds) {
 		fprintf(stderr, "bench_sampler: bad arguments\n");
 		return 2;
 	}
@@ -261,6 +293,8 @@ int main(int argc, char **argv)
 	       "thread per GiB resident per window\n",
 	       c.mib, c.touch_pct, c.rounds);
 	for (thp = 0; thp < 2; thp++) {
+		if (!(kinds & (1 << thp)))
+			continue;
 		if (run(&c, thp, 0, &r)) {
 			fprintf(stderr, "bench_sampler: %s run failed\n",
 				name[thp]);
@@ -273,15 +307,23 @@ int main(int argc, char **argv)
 		       r.base1 / 1e6);
 		printf("  sampler window            %8.2f ms/GiB  %5.2fx "
 		       "baseline (target <= 3x)\n",
-		       r.next / 1e6, r.next / r.base1);
+		       r.next / 1e6, r.r_next);
 		printf("    walk                    %8.2f ms/GiB  %5.2fx "
 		       "(in BPF %.2f ms/GiB, %.2fx; the rest makes page ids)\n",
-		       r.walk / 1e6, r.walk / r.base1, r.bpf / 1e6,
-		       r.bpf / r.base1);
+		       r.walk / 1e6, r.r_walk, r.bpf / 1e6, r.r_bpf);
 		printf("    clear_refs 1 + 4        %8.2f ms/GiB  %5.2fx "
 		       "(4 alone: %.2f ms/GiB, %.2fx)\n",
-		       r.clear / 1e6, r.clear / r.base1, r.base4 / 1e6,
-		       r.base4 / r.base1);
+		       r.clear / 1e6, r.r_clear, r.base4 / 1e6, r.r_base4);
+		if (run(&c, thp, MDKD_SAMPLER_RUNS, &q)) {
+			fprintf(stderr, "bench_sampler: %s runs run failed\n",
+				name[thp]);
+			return 1;
+		}
+		printf("  sampler window, runs      %8.2f ms/GiB  %5.2fx "
+		       "baseline (walk %.2fx, BPF %.2fx, clear_refs %.2fx; "
+		       "baseline %.2f ms/GiB)\n",
+		       q.next / 1e6, q.r_next, q.r_walk, q.r_bpf, q.r_clear,
+		       q.base1 / 1e6);
 		if (run(&c, thp, MDKD_SAMPLER_NO_FLUSH, &q)) {
 			fprintf(stderr,
 				"bench_sampler: %s no-flush run failed\n",
@@ -290,8 +332,7 @@ int main(int argc, char **argv)
 		}
 		printf("  sampler window, no flush  %8.2f ms/GiB  %5.2fx "
 		       "baseline (walk %.2fx; baseline %.2f ms/GiB)\n",
-		       q.next / 1e6, q.next / q.base1, q.walk / q.base1,
-		       q.base1 / 1e6);
+		       q.next / 1e6, q.r_next, q.r_walk, q.base1 / 1e6);
 		printf("  workload's touch pass     %8.2f ms with the flush, "
 		       "%.2f ms without (%.2fx); %.0f vs %.0f minor faults\n",
 		       r.touch / 1e6, q.touch / 1e6,

@@ -8,7 +8,7 @@
 # memory in the same run (the issue's target: at most 3x).  Under TCG the
 # absolute numbers are 10-50x a host's; the ratios are what to compare.
 # SAMPLER_BENCH_ARGS passes options to bench_sampler (-s MIB -r ROUNDS
-# -f PERCENT); SAMPLER_BENCH_KERNELS limits the kernels.
+# -f PERCENT -p small|thp); SAMPLER_BENCH_KERNELS limits the kernels.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1

@@ -126,6 +126,89 @@ START_TEST(test_expand_rejects_malformed_records)
 }
 END_TEST
 
+START_TEST(test_expand_huge_ranges_of_any_length)
+{
+	struct sampler_rec r = { .addr = 0x7f0000000000ULL,
+				 .kind = SAMPLER_REC_HUGE };
+	static const uint32_t lens[] = { 1, 7, 8, 9, 512, 1029 };
+	uint64_t *ids = calloc(1040, sizeof(*ids));
+	size_t n, i, j;
+
+	ck_assert_ptr_nonnull(ids);
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		r.nr_pages = lens[i];
+		n = 1;
+		ids[n + lens[i]] = 99; /* must stay */
+		ck_assert_int_eq(mdkd_sampler_expand(&r, 1, 3, ids, 1040, &n),
+				 0);
+		ck_assert_uint_eq(n, 1 + lens[i]);
+		for (j = 0; j < lens[i]; j++)
+			ck_assert_uint_eq(ids[1 + j],
+					  mdkd_page_id(3, r.addr + j * 4096));
+		ck_assert_uint_eq(ids[n], 99);
+	}
+	free(ids);
+}
+END_TEST
+
+START_TEST(test_expand_runs_joins_consecutive_pages)
+{
+	struct sampler_rec r[4] = { 0 };
+	struct mdkd_page_run runs[600];
+	size_t n = 0;
+
+	/* Pages 0-2, 63-64 (across a word), 511 of the first table ... */
+	r[0].addr = 0x200000;
+	r[0].kind = SAMPLER_REC_PTE;
+	r[0].bits[0] = 7 | 1ULL << 63;
+	r[0].bits[1] = 1;
+	r[0].bits[7] = 1ULL << 63;
+	r[0].nr_pages = 6;
+	/* ... which the next table's first page continues, and then a huge
+	 * page right after it: one run 0x3ff000-0x5fffff. */
+	r[1].addr = 0x400000;
+	r[1].kind = SAMPLER_REC_PTE;
+	r[1].bits[0] = 1;
+	r[1].nr_pages = 1;
+	r[2].addr = 0x401000;
+	r[2].kind = SAMPLER_REC_HUGE;
+	r[2].nr_pages = 511;
+	/* A full table: one run of 512, separate from the one before. */
+	r[3].addr = 0x800000;
+	r[3].kind = SAMPLER_REC_PTE;
+	memset(r[3].bits, 0xff, sizeof(r[3].bits));
+	r[3].nr_pages = 512;
+	ck_assert_int_eq(mdkd_sampler_expand_runs(r, 4, 2, runs, 600, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(runs[0].first, mdkd_page_id(2, 0x200000));
+	ck_assert_uint_eq(runs[0].nr, 3);
+	ck_assert_uint_eq(runs[1].first, mdkd_page_id(2, 0x200000 + 63 * 4096));
+	ck_assert_uint_eq(runs[1].nr, 2);
+	ck_assert_uint_eq(runs[2].first, mdkd_page_id(2, 0x3ff000));
+	ck_assert_uint_eq(runs[2].nr, 1 + 1 + 511);
+	ck_assert_uint_eq(runs[3].first, mdkd_page_id(2, 0x800000));
+	ck_assert_uint_eq(runs[3].nr, 512);
+	/* Alternate pages: 256 runs, which the capacity must allow for. */
+	memset(&r[0], 0, sizeof(r[0]));
+	r[0].addr = 0x200000;
+	r[0].kind = SAMPLER_REC_PTE;
+	memset(r[0].bits, 0x55, sizeof(r[0].bits));
+	r[0].nr_pages = 256;
+	n = 0;
+	ck_assert_int_eq(mdkd_sampler_expand_runs(r, 1, 0, runs, 255, &n),
+			 -ENOSPC);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(mdkd_sampler_expand_runs(r, 1, 0, runs, 256, &n), 0);
+	ck_assert_uint_eq(n, 256);
+	ck_assert_uint_eq(runs[255].first,
+			  mdkd_page_id(0, 0x200000 + 510 * 4096));
+	ck_assert_uint_eq(runs[255].nr, 1);
+	r[0].nr_pages = 255; /* malformed */
+	ck_assert_int_eq(mdkd_sampler_expand_runs(r, 1, 0, runs, 600, &n),
+			 -EINVAL);
+}
+END_TEST
+
 START_TEST(test_cgroup_pids_whole_subtree_sorted_unique)
 {
 	static const pid_t want[] = { 5, 10, 20, 30, 40 };
@@ -288,6 +371,8 @@ static Suite *sampler_suite(void)
 	tcase_add_test(tc, test_expand_pte_and_huge_records);
 	tcase_add_test(tc, test_expand_appends_and_reports_no_space);
 	tcase_add_test(tc, test_expand_rejects_malformed_records);
+	tcase_add_test(tc, test_expand_huge_ranges_of_any_length);
+	tcase_add_test(tc, test_expand_runs_joins_consecutive_pages);
 	tcase_add_test(tc, test_cgroup_pids_whole_subtree_sorted_unique);
 	tcase_add_test(tc, test_read_pids_names_file_and_line);
 	tcase_add_test(tc, test_node_blocks_from_sys);
