@@ -15,6 +15,7 @@
 
 #include "cgroup.h"
 #include "client.h"
+#include "jsonout.h"
 #include "mdkctl.h"
 
 static int cg_init(const char *what)
@@ -191,10 +192,7 @@ static int do_list(int argc, char **argv)
 			}
 			json_object_array_add(out, e);
 		}
-		printf("%s\n",
-		       json_object_to_json_string_ext(
-			       out, JSON_C_TO_STRING_PLAIN |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+		mdkd_json_print(stdout, out);
 		json_object_put(out);
 		json_object_put(resp);
 		return 0;

@@ -16,7 +16,6 @@
 #include <mdk/sim.h>
 #include <mdk/trace.h>
 
-#include "json.h"
 #include "mdkctl.h"
 #include "report.h"
 
@@ -209,43 +208,38 @@ int cmd_mpc(int argc, char **argv)
 				mdkd_point_csv(stdout, &pts[i][k]);
 		}
 	} else if (mode == OUT_JSON) {
-		struct mdkd_json *j = mdkd_json_new(stdout);
+		struct json_object *o = json_object_new_object(), *arr;
 
-		mdkd_json_start_object(j);
-		mdkd_json_string_field(j, "trace", trace);
-		mdkd_json_uint_field(j, "windows", meta.windows);
-		mdkd_json_uint_field(j, "records", meta.records);
-		mdkd_json_string_field(j, "savings",
-				       flags & MDK_SAVINGS_PAPER ? "paper" :
-								   "occupancy");
+		mdkd_json_add_str(o, "trace", trace);
+		mdkd_json_add_u64(o, "windows", meta.windows);
+		mdkd_json_add_u64(o, "records", meta.records);
+		mdkd_json_add_str(o, "savings",
+				  flags & MDK_SAVINGS_PAPER ? "paper" :
+							      "occupancy");
 		if (target >= 0)
-			mdkd_json_double_field(j, "target", target);
-		mdkd_json_name(j, "policies");
-		mdkd_json_start_array(j);
+			mdkd_json_add_double(o, "target", target);
+		arr = json_object_new_array_ext((int)np);
 		for (i = 0; i < np; i++) {
-			mdkd_json_start_object(j);
-			mdkd_json_string_field(j, "policy",
-					       mdk_policy_name(pols[i]));
-			mdkd_json_uint_field(j, "settings", npts[i]);
+			struct json_object *po = json_object_new_object();
+
+			mdkd_json_add_str(po, "policy",
+					  mdk_policy_name(pols[i]));
+			mdkd_json_add_u64(po, "settings", npts[i]);
 			if (target >= 0) {
 				long b = mdk_mpc_best(pts[i], npts[i], target);
 
-				mdkd_json_name(j, "best");
-				if (b >= 0)
-					mdkd_point_json(j, &pts[i][b]);
-				else
-					mdkd_json_null(j);
+				mdkd_json_add(
+					po, "best",
+					b >= 0 ? mdkd_point_json(&pts[i][b]) :
+						 NULL);
 			}
-			mdkd_json_name(j, "points");
-			mdkd_json_start_array(j);
-			for (k = 0; k < npts[i]; k++)
-				mdkd_point_json(j, &pts[i][k]);
-			mdkd_json_end_array(j);
-			mdkd_json_end_object(j);
+			mdkd_json_add(po, "points",
+				      mdkd_points_json(pts[i], npts[i]));
+			mdkd_json_push(arr, po);
 		}
-		mdkd_json_end_array(j);
-		mdkd_json_end_object(j);
-		mdkd_json_free(j);
+		mdkd_json_add(o, "policies", arr);
+		if (mdkd_json_emit(o))
+			goto out;
 	} else if (target >= 0) {
 		char r[16];
 
@@ -329,7 +323,7 @@ static int simulate_usage(void)
 
 static int simulate_policy(const char *trace, struct mdk_policy *p,
 			   unsigned int flags, enum out_mode mode,
-			   bool per_window, struct mdkd_json *j)
+			   bool per_window, struct json_object *j)
 {
 	size_t ns, base, i;
 	uint32_t W;
@@ -376,7 +370,7 @@ static int simulate_policy(const char *trace, struct mdk_policy *p,
 			if (mode == OUT_CSV)
 				mdkd_point_csv(stdout, &pt);
 			else if (mode == OUT_JSON)
-				mdkd_point_json(j, &pt);
+				mdkd_json_push(j, mdkd_point_json(&pt));
 			else
 				human_point(&pt);
 			if (per_window && mode == OUT_HUMAN) {
@@ -414,7 +408,7 @@ static int simulate_policy(const char *trace, struct mdk_policy *p,
 
 /* Cache policies: their misses at the given sizes, as mdkctl mrc. */
 static int simulate_cache(const char *trace, struct mdk_policy *p,
-			  enum out_mode mode, struct mdkd_json *j)
+			  enum out_mode mode, struct json_object *j)
 {
 	struct mdk_mrc_point *pts;
 	size_t n, i;
@@ -428,7 +422,7 @@ static int simulate_cache(const char *trace, struct mdk_policy *p,
 		if (mode == OUT_CSV)
 			mdkd_mrc_csv(stdout, &pts[i]);
 		else if (mode == OUT_JSON)
-			mdkd_mrc_json(j, &pts[i]);
+			mdkd_json_push(j, mdkd_mrc_json(&pts[i]));
 		else
 			printf("%s:k=%-16" PRIu64 " misses %-12" PRIu64
 			       " miss ratio %.6g\n",
@@ -452,7 +446,7 @@ int cmd_simulate(int argc, char **argv)
 	};
 	struct mdk_policy **pols = NULL;
 	enum out_mode mode = OUT_HUMAN;
-	struct mdkd_json *j = NULL;
+	struct json_object *doc = NULL, *j = NULL;
 	const char *list = NULL;
 	bool per_window = false;
 	unsigned int flags = 0;
@@ -500,14 +494,20 @@ int cmd_simulate(int argc, char **argv)
 	if (mode == OUT_CSV)
 		puts(ncache ? MDKD_MRC_CSV_HEADER : MDKD_MPC_CSV_HEADER);
 	if (mode == OUT_JSON) {
-		j = mdkd_json_new(stdout);
-		mdkd_json_start_object(j);
-		mdkd_json_string_field(j, "trace", argv[optind]);
-		mdkd_json_string_field(j, "savings",
-				       flags & MDK_SAVINGS_PAPER ? "paper" :
-								   "occupancy");
-		mdkd_json_name(j, "points");
-		mdkd_json_start_array(j);
+		doc = json_object_new_object();
+		j = json_object_new_array();
+		if (!doc || !j) {
+			fprintf(stderr, "mdkctl: out of memory\n");
+			json_object_put(doc);
+			json_object_put(j);
+			free_policies(pols, np);
+			return 1;
+		}
+		mdkd_json_add_str(doc, "trace", argv[optind]);
+		mdkd_json_add_str(doc, "savings",
+				  flags & MDK_SAVINGS_PAPER ? "paper" :
+							      "occupancy");
+		mdkd_json_add(doc, "points", j);
 	}
 	for (i = 0; i < np; i++) {
 		int ret = ncache ? simulate_cache(argv[optind], pols[i], mode,
@@ -520,11 +520,9 @@ int cmd_simulate(int argc, char **argv)
 	}
 	rc = 0;
 out:
-	if (j) {
-		mdkd_json_end_array(j);
-		mdkd_json_end_object(j);
-		mdkd_json_free(j);
-	}
+	/* The points simulated so far, also after an error (as before). */
+	if (doc && mdkd_json_emit(doc))
+		rc = 1;
 	free_policies(pols, np);
 	return rc;
 }

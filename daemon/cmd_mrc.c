@@ -13,7 +13,6 @@
 
 #include <mdk/mrc.h>
 
-#include "json.h"
 #include "mdkctl.h"
 #include "report.h"
 
@@ -105,19 +104,17 @@ int cmd_mrc(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			mdkd_mrc_csv(stdout, &pts[i]);
 	} else if (json) {
-		struct mdkd_json *j = mdkd_json_new(stdout);
+		struct json_object *o = json_object_new_object(),
+				   *a = json_object_new_array_ext((int)n);
 
-		mdkd_json_start_object(j);
-		mdkd_json_string_field(j, "input", argv[optind]);
-		mdkd_json_uint_field(j, "references", refs);
-		mdkd_json_uint_field(j, "pages", pages);
-		mdkd_json_name(j, "points");
-		mdkd_json_start_array(j);
+		mdkd_json_add_str(o, "input", argv[optind]);
+		mdkd_json_add_u64(o, "references", refs);
+		mdkd_json_add_u64(o, "pages", pages);
 		for (i = 0; i < n; i++)
-			mdkd_mrc_json(j, &pts[i]);
-		mdkd_json_end_array(j);
-		mdkd_json_end_object(j);
-		mdkd_json_free(j);
+			mdkd_json_push(a, mdkd_mrc_json(&pts[i]));
+		mdkd_json_add(o, "points", a);
+		if (mdkd_json_emit(o))
+			goto out;
 	} else {
 		printf("%s: %" PRIu64 " references to %" PRIu64
 		       " pages (misses include each page's first reference)\n",

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../kmod/uapi/cmm_mp.h"
+#include "jsonout.h"
 #include "mdkctl.h"
 #include "pool_bench.h"
 
@@ -279,25 +280,75 @@ static int parse_device(const char *verb, int argc, char **argv,
 	return 0;
 }
 
-static void json_segment(const struct cmm_mp_segment_info *s)
+static struct json_object *json_segment(const struct cmm_mp_segment_info *s)
 {
-	printf("{\"id\":%u,\"state\":\"%s\",\"device\":%u,\"local\":%s,"
-	       "\"device_failed\":%s,\"phys\":%" PRIu64 ",\"nha\":%" PRIu64
-	       ",\"dev_offset\":%" PRIu64 ",\"bytes\":%" PRIu64
-	       ",\"mmap_offset\":%" PRIu64 ",\"first_block\":%u,"
-	       "\"nr_blocks\":%u,\"online_blocks\":%u,\"mappings\":%u,"
-	       "\"owner\":%d,\"lookups\":%" PRIu64 ",\"failures\":%" PRIu64 "}",
-	       s->id, seg_state_name(s->state), s->device,
-	       s->flags & CMM_MP_SEGMENT_LOCAL ? "true" : "false",
-	       s->flags & CMM_MP_SEGMENT_DEV_FAILED ? "true" : "false",
-	       (uint64_t)s->phys, (uint64_t)s->nha, (uint64_t)s->dev_offset,
-	       (uint64_t)s->bytes, (uint64_t)s->mmap_offset, s->first_block,
-	       s->nr_blocks, s->online_blocks, s->mappings, s->owner,
-	       (uint64_t)s->lookups, (uint64_t)s->failures);
+	struct json_object *o = json_object_new_object();
+
+	mdkd_json_add_u64(o, "id", s->id);
+	mdkd_json_add_str(o, "state", seg_state_name(s->state));
+	mdkd_json_add_u64(o, "device", s->device);
+	mdkd_json_add_bool(o, "local", s->flags & CMM_MP_SEGMENT_LOCAL);
+	mdkd_json_add_bool(o, "device_failed",
+			   s->flags & CMM_MP_SEGMENT_DEV_FAILED);
+	mdkd_json_add_u64(o, "phys", s->phys);
+	mdkd_json_add_u64(o, "nha", s->nha);
+	mdkd_json_add_u64(o, "dev_offset", s->dev_offset);
+	mdkd_json_add_u64(o, "bytes", s->bytes);
+	mdkd_json_add_u64(o, "mmap_offset", s->mmap_offset);
+	mdkd_json_add_u64(o, "first_block", s->first_block);
+	mdkd_json_add_u64(o, "nr_blocks", s->nr_blocks);
+	mdkd_json_add_u64(o, "online_blocks", s->online_blocks);
+	mdkd_json_add_u64(o, "mappings", s->mappings);
+	mdkd_json_add_i64(o, "owner", s->owner);
+	mdkd_json_add_u64(o, "lookups", s->lookups);
+	mdkd_json_add_u64(o, "failures", s->failures);
+	return o;
+}
+
+static struct json_object *json_pool(const struct cmm_mp_info *info)
+{
+	struct json_object *o = json_object_new_object();
+
+	mdkd_json_add_u64(o, "abi_version", info->abi_version);
+	mdkd_json_add_u64(o, "hdm_base", info->hdm_base);
+	mdkd_json_add_u64(o, "pool_bytes", info->pool_bytes);
+	mdkd_json_add_u64(o, "segment_bytes", info->segment_bytes);
+	mdkd_json_add_u64(o, "granule_bytes", info->granule_bytes);
+	mdkd_json_add_u64(o, "block_bytes", info->block_bytes);
+	mdkd_json_add_i64(o, "node", info->node);
+	mdkd_json_add_u64(o, "self", info->self);
+	mdkd_json_add_u64(o, "local_ns", info->local_ns);
+	mdkd_json_add_u64(o, "remote_ns", info->remote_ns);
+	mdkd_json_add_i64(o, "adistance", info->adistance);
+	mdkd_json_add_bool(o, "fault_injection",
+			   info->flags & CMM_MP_INFO_FAULT_INJECTION);
+	mdkd_json_add_bool(o, "tracepoints",
+			   info->flags & CMM_MP_INFO_TRACEPOINTS);
+	return o;
+}
+
+static struct json_object *json_device(const struct cmm_mp_device_info *d)
+{
+	struct json_object *o = json_object_new_object();
+
+	mdkd_json_add_u64(o, "id", d->id);
+	mdkd_json_add_u64(o, "chip_id", d->chip_id);
+	mdkd_json_add_str(o, "state",
+			  d->state == CMM_MP_DEV_FAILED ? "failed" : "ok");
+	mdkd_json_add_u64(o, "capacity_bytes", d->capacity_bytes);
+	mdkd_json_add_u64(o, "nha", d->nha);
+	mdkd_json_add_u64(o, "first_segment", d->first_segment);
+	mdkd_json_add_u64(o, "nr_segments", d->nr_segments);
+	mdkd_json_add_u64(o, "latency_ns", d->latency_ns);
+	mdkd_json_add_bool(o, "local", d->flags & CMM_MP_DEVICE_LOCAL);
+	mdkd_json_add_u64(o, "lookups", d->lookups);
+	mdkd_json_add_u64(o, "failures", d->failures);
+	return o;
 }
 
 static int pool_status(int argc, char **argv)
 {
+	struct json_object *jdevs = NULL, *jsegs = NULL, *doc;
 	struct pool_opts o = { 0 };
 	struct cmm_mp_info info;
 	int fd, ret = 1, i;
@@ -317,21 +368,12 @@ static int pool_status(int argc, char **argv)
 		goto out;
 
 	if (o.json) {
-		printf("{\"pool\":{\"abi_version\":%u,\"hdm_base\":%" PRIu64
-		       ",\"pool_bytes\":%" PRIu64 ",\"segment_bytes\":%" PRIu64
-		       ",\"granule_bytes\":%" PRIu64 ",\"block_bytes\":%" PRIu64
-		       ",\"node\":%d,\"self\":%u,\"local_ns\":%u,"
-		       "\"remote_ns\":%u,\"adistance\":%d,"
-		       "\"fault_injection\":%s,\"tracepoints\":%s},"
-		       "\"devices\":[",
-		       info.abi_version, (uint64_t)info.hdm_base,
-		       (uint64_t)info.pool_bytes, (uint64_t)info.segment_bytes,
-		       (uint64_t)info.granule_bytes, (uint64_t)info.block_bytes,
-		       info.node, info.self, info.local_ns, info.remote_ns,
-		       info.adistance,
-		       info.flags & CMM_MP_INFO_FAULT_INJECTION ? "true" :
-								  "false",
-		       info.flags & CMM_MP_INFO_TRACEPOINTS ? "true" : "false");
+		jdevs = json_object_new_array();
+		jsegs = json_object_new_array();
+		if (!jdevs || !jsegs) {
+			fprintf(stderr, "mdkctl: pool status: out of memory\n");
+			goto out;
+		}
 	} else {
 		printf("pool: 0x%" PRIx64 "-0x%" PRIx64 " (%" PRIu64
 		       " MiB), HDM base 0x%" PRIx64
@@ -363,18 +405,7 @@ static int pool_status(int argc, char **argv)
 			goto out;
 		}
 		if (o.json) {
-			printf("%s{\"id\":%u,\"chip_id\":%" PRIu64
-			       ",\"state\":\"%s\",\"capacity_bytes\":%" PRIu64
-			       ",\"nha\":%" PRIu64
-			       ",\"first_segment\":%u,\"nr_segments\":%u,"
-			       "\"latency_ns\":%u,\"local\":%s,\"lookups\":%" PRIu64
-			       ",\"failures\":%" PRIu64 "}",
-			       id ? "," : "", d.id, (uint64_t)d.chip_id,
-			       d.state == CMM_MP_DEV_FAILED ? "failed" : "ok",
-			       (uint64_t)d.capacity_bytes, (uint64_t)d.nha,
-			       d.first_segment, d.nr_segments, d.latency_ns,
-			       d.flags & CMM_MP_DEVICE_LOCAL ? "true" : "false",
-			       (uint64_t)d.lookups, (uint64_t)d.failures);
+			mdkd_json_push(jdevs, json_device(&d));
 			continue;
 		}
 		snprintf(segs, sizeof(segs), "%u-%u", d.first_segment,
@@ -389,9 +420,7 @@ static int pool_status(int argc, char **argv)
 		       (uint64_t)(d.capacity_bytes >> 20), (uint64_t)d.nha,
 		       segs, lat, (uint64_t)d.lookups, (uint64_t)d.failures);
 	}
-	if (o.json)
-		printf("],\"segments\":[");
-	else
+	if (!o.json)
 		printf("\n%-4s %-4s %-8s %-12s %-12s %-12s %-9s %-6s %-5s %s\n",
 		       "SEG", "DEV", "STATE", "PHYS", "NHA", "DEV_OFFSET",
 		       "BLOCKS", "ONLINE", "MAPS", "OWNER");
@@ -407,8 +436,7 @@ static int pool_status(int argc, char **argv)
 			goto out;
 		}
 		if (o.json) {
-			printf("%s", id ? "," : "");
-			json_segment(&s);
+			mdkd_json_push(jsegs, json_segment(&s));
 			continue;
 		}
 		snprintf(blocks, sizeof(blocks), "%u-%u", s.first_block,
@@ -423,10 +451,19 @@ static int pool_status(int argc, char **argv)
 			       " (device failed)" :
 			       "");
 	}
-	if (o.json)
-		printf("]}\n");
 	ret = 0;
+	if (o.json) {
+		doc = json_object_new_object();
+		mdkd_json_add(doc, "pool", json_pool(&info));
+		mdkd_json_add(doc, "devices", jdevs);
+		mdkd_json_add(doc, "segments", jsegs);
+		jdevs = jsegs = NULL;
+		if (mdkd_json_emit(doc))
+			ret = 1;
+	}
 out:
+	json_object_put(jdevs);
+	json_object_put(jsegs);
 	close(fd);
 	return ret;
 }
@@ -475,23 +512,25 @@ static int pool_translate(int argc, char **argv)
 		return 1;
 	}
 	if (o.json) {
-		printf("{\"ha\":%" PRIu64 ",\"nha\":%" PRIu64 ",\"valid\":%s",
-		       (uint64_t)(info.hdm_base + t.nha), (uint64_t)t.nha,
-		       t.result & CMM_MP_XLATE_VALID ? "true" : "false");
-		if (t.result & CMM_MP_XLATE_VALID)
-			printf(",\"device\":%u,\"chip_id\":%" PRIu64
-			       ",\"dev_offset\":%" PRIu64 ",\"segment\":%d"
-			       ",\"local\":%s,\"device_failed\":%s"
-			       ",\"latency_ns\":%u",
-			       t.device, (uint64_t)t.chip_id,
-			       (uint64_t)t.dev_offset,
-			       t.segment == CMM_MP_NONE ? -1 : (int)t.segment,
-			       t.result & CMM_MP_XLATE_LOCAL ? "true" : "false",
-			       t.result & CMM_MP_XLATE_DEV_FAILED ? "true" :
-								    "false",
-			       t.latency_ns);
-		printf("}\n");
-		return 0;
+		struct json_object *j = json_object_new_object();
+
+		mdkd_json_add_u64(j, "ha", info.hdm_base + t.nha);
+		mdkd_json_add_u64(j, "nha", t.nha);
+		mdkd_json_add_bool(j, "valid", t.result & CMM_MP_XLATE_VALID);
+		if (t.result & CMM_MP_XLATE_VALID) {
+			mdkd_json_add_u64(j, "device", t.device);
+			mdkd_json_add_u64(j, "chip_id", t.chip_id);
+			mdkd_json_add_u64(j, "dev_offset", t.dev_offset);
+			mdkd_json_add_i64(
+				j, "segment",
+				t.segment == CMM_MP_NONE ? -1 : (int)t.segment);
+			mdkd_json_add_bool(j, "local",
+					   t.result & CMM_MP_XLATE_LOCAL);
+			mdkd_json_add_bool(j, "device_failed",
+					   t.result & CMM_MP_XLATE_DEV_FAILED);
+			mdkd_json_add_u64(j, "latency_ns", t.latency_ns);
+		}
+		return mdkd_json_emit(j) ? 1 : 0;
 	}
 	printf("HA 0x%" PRIx64 " -> NHA 0x%" PRIx64 ": ",
 	       (uint64_t)(info.hdm_base + t.nha), (uint64_t)t.nha);
@@ -556,25 +595,22 @@ static int seg_op(int fd, unsigned long req, const char *verb,
 	return ret;
 }
 
-static void report_segment(const struct pool_opts *o, bool *first,
+static void report_segment(const struct pool_opts *o, struct json_object *a,
 			   const struct cmm_mp_segment_info *s, const char *msg)
 {
-	if (o->json) {
-		printf("%s", *first ? "[" : ",");
-		json_segment(s);
-	} else {
+	if (o->json)
+		mdkd_json_push(a, json_segment(s));
+	else
 		printf("segment %u: %s%s\n", s->id, seg_state_name(s->state),
 		       msg);
-	}
-	*first = false;
 }
 
 static int pool_segments_verb(int argc, char **argv, unsigned long req)
 {
 	const char *verb = argv[0];
 	struct pool_opts o = { .timeout_s = 120 };
+	struct json_object *reported = NULL;
 	struct cmm_mp_info info;
-	bool first = true;
 	uint32_t *ids = NULL;
 	int fd, i, n, ret, status = 0;
 	uint32_t b;
@@ -594,6 +630,12 @@ static int pool_segments_verb(int argc, char **argv, unsigned long req)
 	if (n < 0) {
 		close(fd);
 		return 2;
+	}
+	if (o.json && !(reported = json_object_new_array())) {
+		fprintf(stderr, "mdkctl: pool %s: out of memory\n", verb);
+		free(ids);
+		close(fd);
+		return 1;
 	}
 	for (i = 0; i < n; i++) {
 		struct cmm_mp_segment_info s = { .id = ids[i] };
@@ -648,10 +690,13 @@ static int pool_segments_verb(int argc, char **argv, unsigned long req)
 				 CMM_MP_DEVICE_PATH, (uint64_t)s.mmap_offset,
 				 (uint64_t)(s.bytes >> 20));
 		}
-		report_segment(&o, &first, &s, msg);
+		report_segment(&o, reported, &s, msg);
 	}
-	if (o.json && !first)
-		printf("]\n");
+	/* The segments done, none when none was (as the text says). */
+	if (reported && json_object_array_length(reported) &&
+	    mdkd_json_print(stdout, reported))
+		status = 1;
+	json_object_put(reported);
 	free(ids);
 	close(fd);
 	return status;
@@ -714,12 +759,18 @@ static int pool_fault_verb(int argc, char **argv, bool fail)
 		return 1;
 	}
 	if (o.json) {
-		printf("{\"device\":%u,\"failed\":%s,\"segments_offlined\":%u,"
-		       "\"segments_revoked\":%u,\"segments_busy\":%u,"
-		       "\"first_busy\":%d}\n",
-		       f.device, fail ? "true" : "false", f.segments_offlined,
-		       f.segments_revoked, f.segments_busy,
-		       f.first_busy == CMM_MP_NONE ? -1 : (int)f.first_busy);
+		struct json_object *j = json_object_new_object();
+
+		mdkd_json_add_u64(j, "device", f.device);
+		mdkd_json_add_bool(j, "failed", fail);
+		mdkd_json_add_u64(j, "segments_offlined", f.segments_offlined);
+		mdkd_json_add_u64(j, "segments_revoked", f.segments_revoked);
+		mdkd_json_add_u64(j, "segments_busy", f.segments_busy);
+		mdkd_json_add_i64(
+			j, "first_busy",
+			f.first_busy == CMM_MP_NONE ? -1 : (int)f.first_busy);
+		if (mdkd_json_emit(j))
+			return 1;
 	} else if (fail) {
 		printf("device %u: failed; %u segments offlined, %u shared segments revoked\n",
 		       f.device, f.segments_offlined, f.segments_revoked);
@@ -788,30 +839,37 @@ static void bench_matrix(const struct mdk_pool_bench *b, const char *title,
 	printf("\n");
 }
 
-static void bench_json(const struct mdk_pool_bench *b)
+static int bench_json(const struct mdk_pool_bench *b)
 {
+	struct json_object *o = json_object_new_object(),
+			   *cells = json_object_new_array();
 	int c, m;
 
-	printf("{\"bytes\":%" PRIu64 ",\"rounds\":%u,\"pool_node\":%d,"
-	       "\"cells\":[",
-	       b->bytes, b->rounds, b->pool_node);
+	mdkd_json_add_u64(o, "bytes", b->bytes);
+	mdkd_json_add_u64(o, "rounds", b->rounds);
+	mdkd_json_add_i64(o, "pool_node", b->pool_node);
 	for (c = 0; c < b->nr_cpu; c++) {
 		for (m = 0; m < b->nr_mem; m++) {
 			const struct mdk_pool_bench_cell *x =
 				&b->cells[c * b->nr_mem + m];
+			struct json_object *j = json_object_new_object();
 
-			printf("%s{\"cpu_node\":%d,\"mem_node\":%d,"
-			       "\"measured\":%s",
-			       c || m ? "," : "", b->cpu_nodes[c],
-			       b->mem_nodes[m], x->measured ? "true" : "false");
-			if (x->measured)
-				printf(",\"latency_ns\":%.2f,\"read_mbps\":%.1f,"
-				       "\"on_node\":%.3f",
-				       x->latency_ns, x->read_mbps, x->on_node);
-			printf("}");
+			mdkd_json_add_i64(j, "cpu_node", b->cpu_nodes[c]);
+			mdkd_json_add_i64(j, "mem_node", b->mem_nodes[m]);
+			mdkd_json_add_bool(j, "measured", x->measured);
+			if (x->measured) {
+				mdkd_json_add_fixed(j, "latency_ns",
+						    x->latency_ns, 2);
+				mdkd_json_add_fixed(j, "read_mbps",
+						    x->read_mbps, 1);
+				mdkd_json_add_fixed(j, "on_node", x->on_node,
+						    3);
+			}
+			mdkd_json_push(cells, j);
 		}
 	}
-	printf("]}\n");
+	mdkd_json_add(o, "cells", cells);
+	return mdkd_json_emit(o);
 }
 
 static int pool_bench(int argc, char **argv)
@@ -835,9 +893,9 @@ static int pool_bench(int argc, char **argv)
 		return 1;
 	}
 	if (o.json) {
-		bench_json(&b);
+		ret = bench_json(&b);
 		mdk_pool_bench_free(&b);
-		return 0;
+		return ret ? 1 : 0;
 	}
 	printf("Buffer %" PRIu64 " MiB per node, best of %u rounds%s\n\n",
 	       b.bytes >> 20, b.rounds,

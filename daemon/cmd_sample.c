@@ -20,6 +20,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "jsonout.h"
 #include "mdkctl.h"
 #include "sampler.h"
 
@@ -252,28 +253,39 @@ static void print_window(const struct env *env,
 		       star, w->cpu_ns / 1e6, w->walk_ns / 1e6,
 		       w->clear_ns / 1e6, w->ptes_tables);
 		break;
-	case OUT_JSON:
-		printf("{\"window\":%" PRIu64
-		       ",\"start_s\":%.3f,\"end_s\":%.3f,"
-		       "\"pages\":%zu,\"procs\":%u,\"joined\":%u,\"stale\":%u,"
-		       "\"left\":%u,\"swapin_pages\":%" PRIu64
-		       ",\"file_refault_pages\":%" PRIu64
-		       ",\"promote_pages\":%" PRIu64 ",\"tier_pages\":%" PRIu64
-		       ",\"star\":%.6f,\"cpu_ms\":%.3f,\"walk_ms\":%.3f,"
-		       "\"clear_ms\":%.3f,\"pte_tables\":%" PRIu64,
-		       w->index, start, end, w->nr_pages, w->nr_procs,
-		       w->nr_joined, w->nr_stale, w->nr_left, w->swapin_pages,
-		       w->file_refault_pages, w->promote_pages, w->tier_pages,
-		       star, w->cpu_ns / 1e6, w->walk_ns / 1e6,
-		       w->clear_ns / 1e6, w->ptes_tables);
+	case OUT_JSON: {
+		struct json_object *o = json_object_new_object();
+
+		mdkd_json_add_u64(o, "window", w->index);
+		mdkd_json_add_fixed(o, "start_s", start, 3);
+		mdkd_json_add_fixed(o, "end_s", end, 3);
+		mdkd_json_add_u64(o, "pages", w->nr_pages);
+		mdkd_json_add_u64(o, "procs", w->nr_procs);
+		mdkd_json_add_u64(o, "joined", w->nr_joined);
+		mdkd_json_add_u64(o, "stale", w->nr_stale);
+		mdkd_json_add_u64(o, "left", w->nr_left);
+		mdkd_json_add_u64(o, "swapin_pages", w->swapin_pages);
+		mdkd_json_add_u64(o, "file_refault_pages",
+				  w->file_refault_pages);
+		mdkd_json_add_u64(o, "promote_pages", w->promote_pages);
+		mdkd_json_add_u64(o, "tier_pages", w->tier_pages);
+		mdkd_json_add_fixed(o, "star", star, 6);
+		mdkd_json_add_fixed(o, "cpu_ms", w->cpu_ns / 1e6, 3);
+		mdkd_json_add_fixed(o, "walk_ms", w->walk_ns / 1e6, 3);
+		mdkd_json_add_fixed(o, "clear_ms", w->clear_ns / 1e6, 3);
+		mdkd_json_add_u64(o, "pte_tables", w->ptes_tables);
 		if (env->pages) {
-			printf(",\"ids\":[");
+			struct json_object *ids =
+				json_object_new_array_ext((int)w->nr_pages);
+
 			for (i = 0; i < w->nr_pages; i++)
-				printf("%s%" PRIu64, i ? "," : "", w->pages[i]);
-			printf("]");
+				mdkd_json_push(ids, json_object_new_uint64(
+							    w->pages[i]));
+			mdkd_json_add(o, "ids", ids);
 		}
-		printf("}\n");
+		mdkd_json_emit(o);
 		break;
+	}
 	default:
 		printf("window %" PRIu64 " %8.2fs  %zu pages (%.1f MiB), "
 		       "%u procs (+%u -%u, %u stale)  swap-ins %" PRIu64

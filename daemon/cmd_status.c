@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "client.h"
+#include "jsonout.h"
 #include "mdkctl.h"
 
 static const char *str(struct json_object *o, const char *key)
@@ -122,10 +123,7 @@ int cmd_status(int argc, char **argv)
 	}
 	json_object_put(req);
 	if (json) {
-		printf("%s\n",
-		       json_object_to_json_string_ext(
-			       resp, JSON_C_TO_STRING_PLAIN |
-					     JSON_C_TO_STRING_NOSLASHESCAPE));
+		mdkd_json_print(stdout, resp);
 		json_object_put(resp);
 		return 0;
 	}

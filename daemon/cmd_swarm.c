@@ -27,6 +27,7 @@
 #include <mdk/lincheck.h>
 #include <mdk/swarm.h>
 
+#include "jsonout.h"
 #include "mdkctl.h"
 
 #if __has_include("../kmod/uapi/cmm_mp.h")
@@ -609,53 +610,77 @@ static void print_text(const struct opts *o, const struct proto_res *pr,
 	}
 }
 
-static void json_result(const struct result *r)
+/* The members of one result, added to @o after its name or clients. */
+static void json_result(struct json_object *o, const struct result *r)
 {
-	printf("\"kops\":%.2f,\"own_kops\":%.2f,\"errors\":%llu", r->kops,
-	       r->own_kops, (unsigned long long)r->errors);
+	mdkd_json_add_fixed(o, "kops", r->kops, 2);
+	mdkd_json_add_fixed(o, "own_kops", r->own_kops, 2);
+	mdkd_json_add_u64(o, "errors", r->errors);
 	for (int t = 0; t < 2; t++) {
-		printf(",\"%s\":{\"ops\":%llu,\"p50_ns\":%.0f,\"p99_ns\":%.0f,\"own_p50_ns\":%.0f,\"own_p99_ns\":%.0f,\"mean_rtts\":%.4f,\"rtts\":[",
-		       t ? "update" : "get", (unsigned long long)r->n[t],
-		       r->p50[t], r->p99[t], r->own50[t], r->own99[t],
-		       r->mean_rtts[t]);
+		struct json_object *op = json_object_new_object(),
+				   *rtts = json_object_new_array_ext(
+					   RTT_BUCKETS);
+
+		mdkd_json_add_u64(op, "ops", r->n[t]);
+		mdkd_json_add_fixed(op, "p50_ns", r->p50[t], 0);
+		mdkd_json_add_fixed(op, "p99_ns", r->p99[t], 0);
+		mdkd_json_add_fixed(op, "own_p50_ns", r->own50[t], 0);
+		mdkd_json_add_fixed(op, "own_p99_ns", r->own99[t], 0);
+		mdkd_json_add_fixed(op, "mean_rtts", r->mean_rtts[t], 4);
 		for (int b = 0; b < RTT_BUCKETS; b++)
-			printf("%s%llu", b ? "," : "",
-			       (unsigned long long)r->rtts[t][b]);
-		printf("]}");
+			mdkd_json_push(rtts,
+				       json_object_new_uint64(r->rtts[t][b]));
+		mdkd_json_add(op, "rtts", rtts);
+		mdkd_json_add(o, t ? "update" : "get", op);
 	}
 }
 
-static void print_json(const struct opts *o, const struct proto_res *pr,
-		       unsigned int np)
+static int print_json(const struct opts *o, const struct proto_res *pr,
+		      unsigned int np)
 {
-	printf("{\"keys\":%u,\"key_size\":%u,\"value_size\":%u,\"replicas\":%u,"
-	       "\"clients\":%u,\"theta\":%.3f,\"rtt_ns\":%llu,\"ops\":%u,\"protocols\":[",
-	       o->keys, o->key_size, o->value_size, o->replicas, o->clients,
-	       o->theta, (unsigned long long)o->rtt_ns, o->ops);
-	for (unsigned int i = 0, first = 1; i < np; i++) {
+	struct json_object *doc = json_object_new_object(),
+			   *protos = json_object_new_array();
+
+	mdkd_json_add_u64(doc, "keys", o->keys);
+	mdkd_json_add_u64(doc, "key_size", o->key_size);
+	mdkd_json_add_u64(doc, "value_size", o->value_size);
+	mdkd_json_add_u64(doc, "replicas", o->replicas);
+	mdkd_json_add_u64(doc, "clients", o->clients);
+	mdkd_json_add_fixed(doc, "theta", o->theta, 3);
+	mdkd_json_add_u64(doc, "rtt_ns", o->rtt_ns);
+	mdkd_json_add_u64(doc, "ops", o->ops);
+	for (unsigned int i = 0; i < np; i++) {
+		struct json_object *p, *wls, *sweep;
+
 		if (!pr[i].ran)
 			continue;
-		printf("%s{\"name\":\"%s\",\"workloads\":[", first ? "" : ",",
-		       mdk_swarm_proto_name(pr[i].p));
-		first = 0;
-		for (int w = 0, wf = 1; w < 2; w++) {
+		p = json_object_new_object();
+		wls = json_object_new_array();
+		sweep = json_object_new_array();
+		mdkd_json_add_str(p, "name", mdk_swarm_proto_name(pr[i].p));
+		for (int w = 0; w < 2; w++) {
+			struct json_object *wl;
+
 			if (!strchr(o->workloads, wl_name[w][0]))
 				continue;
-			printf("%s{\"name\":\"%s\",", wf ? "" : ",",
-			       wl_name[w]);
-			wf = 0;
-			json_result(&pr[i].wl[w]);
-			printf("}");
+			wl = json_object_new_object();
+			mdkd_json_add_str(wl, "name", wl_name[w]);
+			json_result(wl, &pr[i].wl[w]);
+			mdkd_json_push(wls, wl);
 		}
-		printf("],\"sweep\":[");
 		for (unsigned int k = 0; k < o->nsweep; k++) {
-			printf("%s{\"clients\":%u,", k ? "," : "", o->sweep[k]);
-			json_result(&pr[i].sweep[k]);
-			printf("}");
+			struct json_object *sw = json_object_new_object();
+
+			mdkd_json_add_u64(sw, "clients", o->sweep[k]);
+			json_result(sw, &pr[i].sweep[k]);
+			mdkd_json_push(sweep, sw);
 		}
-		printf("]}");
+		mdkd_json_add(p, "workloads", wls);
+		mdkd_json_add(p, "sweep", sweep);
+		mdkd_json_push(protos, p);
 	}
-	printf("]}\n");
+	mdkd_json_add(doc, "protocols", protos);
+	return mdkd_json_emit(doc);
 }
 
 static void print_csv(const struct opts *o, const struct proto_res *pr,
@@ -913,8 +938,8 @@ static int cmd_bench(int argc, char **argv)
 	if (ret)
 		return 1;
 	if (o.json)
-		print_json(&o, pr, np);
-	else if (o.csv)
+		return print_json(&o, pr, np) ? 1 : 0;
+	if (o.csv)
 		print_csv(&o, pr, np);
 	else
 		print_text(&o, pr, np);
@@ -1192,20 +1217,30 @@ static int cmd_stress(int argc, char **argv)
 		ret = 1;
 	}
 	if (!ret) {
-		if (o.json)
-			printf("{\"protocol\":\"%s\",\"nodes\":%u,\"crashed\":%u,\"clients\":%u,\"keys\":%u,\"ops\":%zu,\"configurations\":%llu,\"linearizable\":%s}\n",
-			       mdk_swarm_proto_name(so.proto), o.replicas,
-			       crashed, o.clients, o.keys, n,
-			       (unsigned long long)rep.explored,
-			       rep.linearizable ? "true" : "false");
-		else
+		if (o.json) {
+			struct json_object *out = json_object_new_object();
+
+			mdkd_json_add_str(out, "protocol",
+					  mdk_swarm_proto_name(so.proto));
+			mdkd_json_add_u64(out, "nodes", o.replicas);
+			mdkd_json_add_u64(out, "crashed", crashed);
+			mdkd_json_add_u64(out, "clients", o.clients);
+			mdkd_json_add_u64(out, "keys", o.keys);
+			mdkd_json_add_u64(out, "ops", n);
+			mdkd_json_add_u64(out, "configurations", rep.explored);
+			mdkd_json_add_bool(out, "linearizable",
+					   rep.linearizable);
+			ret = mdkd_json_emit(out) ? 1 : 0;
+		} else {
 			printf("%s: %u nodes (%u crashed), %u clients, %u keys: %zu operations, %s%s%s\n",
 			       mdk_swarm_proto_name(so.proto), o.replicas,
 			       crashed, o.clients, o.keys, n,
 			       rep.linearizable ? "linearizable" :
 						  "NOT linearizable: ",
 			       rep.linearizable ? "" : rep.msg, "");
-		ret = rep.linearizable ? 0 : 1;
+		}
+		if (!rep.linearizable)
+			ret = 1;
 	}
 	if (crashed < o.crash_nodes)
 		ret = 1;

@@ -13,7 +13,7 @@
 
 #include <mdk/trace.h>
 
-#include "json.h"
+#include "jsonout.h"
 #include "mdkctl.h"
 #include "report.h"
 
@@ -85,34 +85,34 @@ static int trace_info(int argc, char **argv)
 	if (!stat(argv[optind], &st))
 		bytes = (uint64_t)st.st_size;
 	if (json) {
-		struct mdkd_json *j = mdkd_json_new(stdout);
+		struct json_object *o = json_object_new_object(),
+				   *v = json_object_new_array_ext(2);
 
-		mdkd_json_start_object(j);
-		mdkd_json_string_field(j, "file", argv[optind]);
-		mdkd_json_name(j, "version");
-		mdkd_json_start_array(j);
-		mdkd_json_uint(j, info->version_major);
-		mdkd_json_uint(j, info->version_minor);
-		mdkd_json_end_array(j);
-		mdkd_json_double_field(j, "window_seconds",
-				       (double)info->window_us / 1e6);
-		mdkd_json_uint_field(j, "page_size", info->page_size);
-		mdkd_json_uint_field(j, "flags", info->flags);
-		mdkd_json_bool_field(j, "physical",
-				     info->flags & MDK_TRACE_F_PHYS);
-		mdkd_json_uint_field(j, "start_us", info->start_us);
-		mdkd_json_string_field(j, "description", info->desc);
-		mdkd_json_bool_field(j, "indexed", info->indexed);
-		mdkd_json_uint_field(j, "windows", mdk_trace_reader_windows(r));
-		mdkd_json_uint_field(j, "records", records);
-		mdkd_json_uint_field(j, "pages", mdk_trace_reader_pages(r));
-		mdkd_json_uint_field(j, "nonempty_windows", nonempty);
-		mdkd_json_uint_field(j, "min_accessed",
-				     umin == UINT64_MAX ? 0 : umin);
-		mdkd_json_uint_field(j, "max_accessed", umax);
-		mdkd_json_uint_field(j, "bytes", bytes);
-		mdkd_json_end_object(j);
-		mdkd_json_free(j);
+		mdkd_json_add_str(o, "file", argv[optind]);
+		mdkd_json_push(v, json_object_new_uint64(info->version_major));
+		mdkd_json_push(v, json_object_new_uint64(info->version_minor));
+		mdkd_json_add(o, "version", v);
+		mdkd_json_add_double(o, "window_seconds",
+				     (double)info->window_us / 1e6);
+		mdkd_json_add_u64(o, "page_size", info->page_size);
+		mdkd_json_add_u64(o, "flags", info->flags);
+		mdkd_json_add_bool(o, "physical",
+				   info->flags & MDK_TRACE_F_PHYS);
+		mdkd_json_add_u64(o, "start_us", info->start_us);
+		mdkd_json_add_str(o, "description", info->desc);
+		mdkd_json_add_bool(o, "indexed", info->indexed);
+		mdkd_json_add_u64(o, "windows", mdk_trace_reader_windows(r));
+		mdkd_json_add_u64(o, "records", records);
+		mdkd_json_add_u64(o, "pages", mdk_trace_reader_pages(r));
+		mdkd_json_add_u64(o, "nonempty_windows", nonempty);
+		mdkd_json_add_u64(o, "min_accessed",
+				  umin == UINT64_MAX ? 0 : umin);
+		mdkd_json_add_u64(o, "max_accessed", umax);
+		mdkd_json_add_u64(o, "bytes", bytes);
+		if (mdkd_json_emit(o)) {
+			mdk_trace_reader_close(r);
+			return 1;
+		}
 	} else {
 		uint32_t W = mdk_trace_reader_windows(r);
 

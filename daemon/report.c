@@ -8,6 +8,8 @@
 #include <strings.h>
 #include <sys/wait.h>
 
+#include <json-c/printbuf.h>
+
 #include "report.h"
 
 static bool is_fraction_policy(const char *policy)
@@ -66,27 +68,92 @@ void mdkd_point_setting(const struct mdk_point *p, char *buf, size_t len)
 			 param_key(p->policy, 1), p->p1);
 }
 
-void mdkd_point_json(struct mdkd_json *j, const struct mdk_point *p)
+/*
+ * A member of a point: the key is a literal and new to the object, so
+ * json-c need neither copy it nor look for it (one object per point, up
+ * to tens of thousands of points in an MPC).
+ */
+static void add_member(struct json_object *o, const char *key,
+		       struct json_object *v)
 {
+	if (!o ||
+	    json_object_object_add_ex(o, key, v,
+				      JSON_C_OBJECT_ADD_KEY_IS_NEW |
+					      JSON_C_OBJECT_ADD_CONSTANT_KEY))
+		json_object_put(v);
+}
+
+struct json_object *mdkd_point_json(const struct mdk_point *p)
+{
+	struct json_object *o = json_object_new_object();
 	char set[64];
 
 	mdkd_point_setting(p, set, sizeof(set));
-	mdkd_json_start_object(j);
-	mdkd_json_string_field(j, "policy", p->policy);
-	mdkd_json_string_field(j, "setting", set);
-	mdkd_json_double_field(j, "p1", p->p1);
-	if (p->has_p2)
-		mdkd_json_double_field(j, "p2", p->p2);
-	else
-		mdkd_json_null_field(j, "p2");
-	mdkd_json_double_field(j, "max_rate", p->max_rate);
-	mdkd_json_double_field(j, "mean_rate", p->mean_rate);
-	mdkd_json_double_field(j, "p99_rate", p->p99_rate);
-	mdkd_json_double_field(j, "savings", p->savings);
-	mdkd_json_uint_field(j, "promotions", p->promotions);
-	mdkd_json_uint_field(j, "saved_page_windows", p->saved);
-	mdkd_json_uint_field(j, "footprint_page_windows", p->footprint);
-	mdkd_json_end_object(j);
+	add_member(o, "policy", json_object_new_string(p->policy));
+	add_member(o, "setting", json_object_new_string(set));
+	add_member(o, "p1", mdkd_json_double(p->p1));
+	add_member(o, "p2", p->has_p2 ? mdkd_json_double(p->p2) : NULL);
+	add_member(o, "max_rate", mdkd_json_double(p->max_rate));
+	add_member(o, "mean_rate", mdkd_json_double(p->mean_rate));
+	add_member(o, "p99_rate", mdkd_json_double(p->p99_rate));
+	add_member(o, "savings", mdkd_json_double(p->savings));
+	add_member(o, "promotions", json_object_new_uint64(p->promotions));
+	add_member(o, "saved_page_windows", json_object_new_uint64(p->saved));
+	add_member(o, "footprint_page_windows",
+		   json_object_new_uint64(p->footprint));
+	return o;
+}
+
+/* The points of an array made by mdkd_points_json(). */
+struct points_ref {
+	const struct mdk_point *pts;
+	size_t n;
+};
+
+/*
+ * Writes the array one point at a time: a json-c object for each point,
+ * dropped once printed.  A tree of every point (57,121 for PACE over 240
+ * windows) would take 70 MB and most of the run's time in malloc.
+ */
+static int put_points(struct json_object *a, struct printbuf *pb, int level,
+		      int flags)
+{
+	const struct points_ref *r = json_object_get_userdata(a);
+	size_t k;
+
+	if (printbuf_memappend(pb, "[", 1) < 0)
+		return -1;
+	for (k = 0; k < r->n; k++) {
+		struct json_object *o = mdkd_point_json(&r->pts[k]);
+		const char *s;
+		size_t len;
+		int ret = -1;
+
+		s = o ? json_object_to_json_string_length(o, flags, &len) :
+			NULL;
+		if (s && (!k || printbuf_memappend(pb, ",", 1) >= 0))
+			ret = printbuf_memappend(pb, s, (int)len);
+		json_object_put(o);
+		if (ret < 0)
+			return -1;
+	}
+	return printbuf_memappend(pb, "]", 1);
+}
+
+struct json_object *mdkd_points_json(const struct mdk_point *pts, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+	struct points_ref *r = malloc(sizeof(*r));
+
+	if (!a || !r) {
+		json_object_put(a);
+		free(r);
+		return NULL;
+	}
+	r->pts = pts;
+	r->n = n;
+	json_object_set_serializer(a, put_points, r, json_object_free_userdata);
+	return a;
 }
 
 void mdkd_mrc_csv(FILE *f, const struct mdk_mrc_point *p)
@@ -95,14 +162,15 @@ void mdkd_mrc_csv(FILE *f, const struct mdk_mrc_point *p)
 		p->misses, p->miss_ratio);
 }
 
-void mdkd_mrc_json(struct mdkd_json *j, const struct mdk_mrc_point *p)
+struct json_object *mdkd_mrc_json(const struct mdk_mrc_point *p)
 {
-	mdkd_json_start_object(j);
-	mdkd_json_string_field(j, "policy", p->policy);
-	mdkd_json_uint_field(j, "size", p->size);
-	mdkd_json_uint_field(j, "misses", p->misses);
-	mdkd_json_double_field(j, "miss_ratio", p->miss_ratio);
-	mdkd_json_end_object(j);
+	struct json_object *o = json_object_new_object();
+
+	mdkd_json_add_str(o, "policy", p->policy);
+	mdkd_json_add_u64(o, "size", p->size);
+	mdkd_json_add_u64(o, "misses", p->misses);
+	mdkd_json_add_double(o, "miss_ratio", p->miss_ratio);
+	return o;
 }
 
 /* A gnuplot single-quoted string: '' stands for a quote. */

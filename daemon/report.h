@@ -14,7 +14,7 @@
 #include <mdk/mpc.h>
 #include <mdk/mrc.h>
 
-#include "json.h"
+#include "jsonout.h"
 
 /* The exact CSV header of mdkctl mpc and mdkctl simulate. */
 #define MDKD_MPC_CSV_HEADER \
@@ -24,13 +24,22 @@
 
 /* One CSV row of @p (p1 and p2 in their units: windows, or a fraction). */
 void mdkd_point_csv(FILE *f, const struct mdk_point *p);
-/* One JSON object of @p. */
-void mdkd_point_json(struct mdkd_json *j, const struct mdk_point *p);
+/* One JSON object of @p: a new object (NULL when out of memory). */
+struct json_object *mdkd_point_json(const struct mdk_point *p);
+/*
+ * mdkd_points_json() - a JSON array of the @n points at @pts, as
+ * mdkd_point_json() writes each, made point by point when printed
+ * (compact: JSON_C_TO_STRING_PRETTY would not indent it).  The points
+ * must outlive the array; it has no elements for json-c's array calls.
+ * Return: a new array, or NULL (out of memory).
+ */
+struct json_object *mdkd_points_json(const struct mdk_point *pts, size_t n);
 /* "age:T=4", "paw:P=3,wait=2", "opp:rho=0.001" for @p. */
 void mdkd_point_setting(const struct mdk_point *p, char *buf, size_t len);
 
 void mdkd_mrc_csv(FILE *f, const struct mdk_mrc_point *p);
-void mdkd_mrc_json(struct mdkd_json *j, const struct mdk_mrc_point *p);
+/* One JSON object of @p, as mdkd_point_json(). */
+struct json_object *mdkd_mrc_json(const struct mdk_mrc_point *p);
 
 /* One policy's curve, for plots. */
 struct mdkd_curve {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: mdkctl's output helpers (daemon/json.c, daemon/report.c):
- * JSON structure and escaping, the exact CSV columns of a point, number
- * parsing, and an MPC scatter plot written by gnuplot.
+ * Description: mdkctl's output helpers (daemon/jsonout.c, daemon/report.c):
+ * JSON structure, escaping and number formats as json-c prints them, the
+ * exact JSON of a point and CSV columns, number parsing, and an MPC
+ * scatter plot written by gnuplot.
  */
 #include <sys/stat.h>
 
-#include "json.h"
+#include "jsonout.h"
 #include "mdk_test.h"
 #include "report.h"
 
@@ -23,23 +24,76 @@ static char *capture(void (*fn)(FILE *f))
 
 static void json_doc(FILE *f)
 {
-	struct mdkd_json *j = mdkd_json_new(f);
+	struct json_object *o = json_object_new_object(),
+			   *a = json_object_new_array();
 
-	mdkd_json_start_object(j);
-	mdkd_json_string_field(j, "s", "a\"b\\c\n\x01");
-	mdkd_json_uint_field(j, "u", 18446744073709551615ull);
-	mdkd_json_double_field(j, "d", 0.25);
-	mdkd_json_double_field(j, "nan", NAN);
-	mdkd_json_name(j, "a");
-	mdkd_json_start_array(j);
-	mdkd_json_int(j, -3);
-	mdkd_json_bool(j, true);
-	mdkd_json_null(j);
-	mdkd_json_start_object(j);
-	mdkd_json_end_object(j);
-	mdkd_json_end_array(j);
-	mdkd_json_end_object(j);
-	mdkd_json_free(j);
+	mdkd_json_add_str(o, "s", "a\"b\\c\n\x01");
+	mdkd_json_add_u64(o, "u", 18446744073709551615ull);
+	mdkd_json_add_double(o, "d", 0.25);
+	mdkd_json_add_double(o, "nan", NAN);
+	mdkd_json_push(a, json_object_new_int64(-3));
+	mdkd_json_push(a, json_object_new_boolean(true));
+	mdkd_json_push(a, NULL);
+	mdkd_json_push(a, json_object_new_object());
+	mdkd_json_add(o, "a", a);
+	ck_assert_int_eq(mdkd_json_print(f, o), 0);
+	json_object_put(o);
+}
+
+/* The formats mdkctl's documents had before json-c: no ".0", no "\/". */
+static void json_numbers(FILE *f)
+{
+	struct json_object *o = json_object_new_object();
+
+	mdkd_json_add_double(o, "int", 4);
+	mdkd_json_add_double(o, "zero", 0);
+	mdkd_json_add_double(o, "tenth", 0.1);
+	mdkd_json_add_double(o, "third", 1.0 / 3);
+	mdkd_json_add_double(o, "big", 1e21);
+	mdkd_json_add_double(o, "inf", INFINITY);
+	mdkd_json_add_fixed(o, "f2", 2.0 / 3, 2);
+	mdkd_json_add_fixed(o, "f0", 1234.5678, 0);
+	mdkd_json_add_fixed(o, "finf", -INFINITY, 3);
+	mdkd_json_add_i64(o, "neg", -7);
+	mdkd_json_add_bool(o, "no", false);
+	mdkd_json_add_str(o, "path", "/sys/fs/cgroup/a b");
+	ck_assert_int_eq(mdkd_json_print(f, o), 0);
+	json_object_put(o);
+}
+
+static void json_points(FILE *f)
+{
+	struct mdk_point a = { .policy = "paw",
+			       .p1 = 3,
+			       .p2 = 2,
+			       .has_p2 = true,
+			       .max_rate = 0.5,
+			       .mean_rate = 0.125,
+			       .p99_rate = 0.25,
+			       .savings = 0.1,
+			       .promotions = 7,
+			       .saved = 30,
+			       .footprint = 300 };
+	struct mdk_point b = { .policy = "opp",
+			       .p1 = 0.001,
+			       .max_rate = 0.001,
+			       .savings = 1.0 / 3,
+			       .promotions = 1 };
+	struct mdk_mrc_point m = {
+		.policy = "lru", .size = 64, .misses = 10, .miss_ratio = 0.5
+	};
+	struct json_object *p;
+
+	p = mdkd_point_json(&a);
+	ck_assert_int_eq(mdkd_json_print(f, p), 0);
+	json_object_put(p);
+	p = mdkd_point_json(&b);
+	ck_assert_int_eq(mdkd_json_print(f, p), 0);
+	json_object_put(p);
+	p = mdkd_mrc_json(&m);
+	ck_assert_int_eq(mdkd_json_print(f, p), 0);
+	json_object_put(p);
+	ck_assert_int_eq(mdkd_json_print(f, NULL), -ENOMEM);
 }
 
 START_TEST(test_report_json)
@@ -48,6 +102,24 @@ START_TEST(test_report_json)
 		capture(json_doc),
 		"{\"s\":\"a\\\"b\\\\c\\n\\u0001\",\"u\":18446744073709551615,"
 		"\"d\":0.25,\"nan\":null,\"a\":[-3,true,null,{}]}\n");
+	ck_assert_str_eq(
+		capture(json_numbers),
+		"{\"int\":4,\"zero\":0,\"tenth\":0.1,\"third\":0.3333333333,"
+		"\"big\":1e+21,\"inf\":null,\"f2\":0.67,\"f0\":1235,"
+		"\"finf\":null,\"neg\":-7,\"no\":false,"
+		"\"path\":\"/sys/fs/cgroup/a b\"}\n");
+	ck_assert_str_eq(
+		capture(json_points),
+		"{\"policy\":\"paw\",\"setting\":\"paw:P=3,wait=2\",\"p1\":3,"
+		"\"p2\":2,\"max_rate\":0.5,\"mean_rate\":0.125,"
+		"\"p99_rate\":0.25,\"savings\":0.1,\"promotions\":7,"
+		"\"saved_page_windows\":30,\"footprint_page_windows\":300}\n"
+		"{\"policy\":\"opp\",\"setting\":\"opp:rho=0.001\","
+		"\"p1\":0.001,\"p2\":null,\"max_rate\":0.001,\"mean_rate\":0,"
+		"\"p99_rate\":0,\"savings\":0.3333333333,\"promotions\":1,"
+		"\"saved_page_windows\":0,\"footprint_page_windows\":0}\n"
+		"{\"policy\":\"lru\",\"size\":64,\"misses\":10,"
+		"\"miss_ratio\":0.5}\n");
 }
 END_TEST
 
