@@ -6,66 +6,23 @@
  * trace from several synthetic generators and on the committed fixtures,
  * whose numbers are pinned.
  */
-#include "mdk_test.h"
+#include "policy_test.h"
 
 START_TEST(test_age_curve_random)
 {
-	static const uint32_t Ws[] = { 1, 2, 3, 7, 12, 20 };
-	static const size_t Ps[] = { 1, 6, 40 };
 	static const char *const specs[] = { "age" };
-	size_t i, j, k;
 
-	for (i = 0; i < MDK_ARRAY(Ws); i++)
-		for (j = 0; j < MDK_ARRAY(Ps); j++)
-			for (k = 0; k < MDK_ARRAY(specs); k++) {
-				struct tt *t = tt_random(i * 31 + j * 7 + k + 1,
-							 Ws[i], Ps[j]);
-
-				check_curve(t, specs[k], 0, true);
-				check_curve(t, specs[k], MDK_SAVINGS_PAPER,
-					    true);
-				tt_free(t);
-			}
+	policy_check_random(specs, MDK_ARRAY(specs));
 }
 END_TEST
 
-/* Several generators at once: Zipf, periodic, scan and phase changes. */
 START_TEST(test_age_curve_synthetic)
 {
 	static const char *const specs[] = { "age" };
-	struct tt *t = tt_synth(11, 36, 900, NULL);
-	size_t k;
 
-	ck_assert_uint_gt(tt_records(t), 1000);
-	for (k = 0; k < MDK_ARRAY(specs); k++)
-		check_curve(t, specs[k], 0, true);
-	tt_free(t);
+	policy_check_synthetic(specs, MDK_ARRAY(specs), true);
 }
 END_TEST
-
-static void check_file_point(const char *path, const char *spec, uint64_t prom,
-			     uint64_t saved)
-{
-	struct mdk_policy *p;
-	struct mdk_point pt, *pts;
-	size_t n;
-	char err[256];
-
-	ck_assert_int_eq(mdk_policy_new(spec, &p, err, sizeof(err)), 0);
-	ck_assert_msg(!mdk_simulate(path, p, 0, 0, &pt, err, sizeof(err)), "%s",
-		      err);
-	ck_assert_msg(!mdk_mpc_run(path, &p, 1, 0, &pts, &n, err, sizeof(err)),
-		      "%s", err);
-	ck_assert_uint_eq(n, 1);
-	check_same(&pts[0], &pt, spec);
-	ck_assert_msg(pt.promotions == prom && pt.saved == saved,
-		      "%s: %llu promotions, %llu saved (pinned %llu, %llu)",
-		      spec, (unsigned long long)pt.promotions,
-		      (unsigned long long)pt.saved, (unsigned long long)prom,
-		      (unsigned long long)saved);
-	free(pts);
-	mdk_policy_free(p);
-}
 
 /* tests/fixtures/mdk/mix: mdkctl synth --pages 1500 --windows 40 --seed 7 */
 START_TEST(test_age_golden_fixture)
@@ -79,18 +36,12 @@ START_TEST(test_age_golden_fixture)
 }
 END_TEST
 
-/* The worked example of Documentation/mdk.rst (footprint 44 page-windows). */
+/* The worked example of Documentation/mdk.rst. */
 START_TEST(test_age_golden_example)
 {
-	char csv[512], path[] = "/tmp/mdk-example-XXXXXX";
-	char err[256];
-	int fd = mkstemp(path);
+	char path[] = "/tmp/mdk-example-XXXXXX";
 
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	fixture("mdk/example/trace.csv", csv, sizeof(csv));
-	ck_assert_msg(!mdk_trace_import_csv(csv, path, NULL, err, sizeof(err)),
-		      "%s", err);
+	example_trace(path);
 	check_file_point(path, "age:T=2", 4, 6);
 	check_file_point(path, "age:T=1", 7, 12);
 	unlink(path);
@@ -99,24 +50,13 @@ END_TEST
 
 START_TEST(test_age_bad_params)
 {
-	static const char *const specs[][2] = {
+	static const struct bad_param bad[] = {
 		{ "age:T=0", "out of range" },
 		{ "age:T=x", "bad value" },
 		{ "age:W=3", "unknown parameter" },
 	};
-	struct mdk_policy *p;
-	char err[256];
-	size_t i;
 
-	for (i = 0; i < MDK_ARRAY(specs); i++) {
-		err[0] = 0;
-		ck_assert_int_eq(mdk_policy_new(specs[i][0], &p, err,
-						sizeof(err)),
-				 -EINVAL);
-		ck_assert_msg(strstr(err, specs[i][1]) && strstr(err, "age"),
-			      "%s: message '%s' lacks '%s'", specs[i][0], err,
-			      specs[i][1]);
-	}
+	policy_check_bad_params("age", bad, MDK_ARRAY(bad));
 }
 END_TEST
 
