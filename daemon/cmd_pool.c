@@ -31,6 +31,7 @@
 #include "../kmod/uapi/cmm_mp.h"
 #include "jsonout.h"
 #include "mdkctl.h"
+#include "parse.h"
 #include "pool_bench.h"
 
 #define MEMORY_SYSFS "/sys/devices/system/memory"
@@ -123,11 +124,7 @@ static int get_info(int fd, const char *verb, struct cmm_mp_info *info)
 static int parse_u64(const char *verb, const char *what, const char *s,
 		     uint64_t *v)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
+	if (mdkd_parse_u64(s, 0, 0, UINT64_MAX, v)) {
 		fprintf(stderr, "mdkctl: pool %s: %s '%s': expected a number\n",
 			verb, what, s);
 		return -EINVAL;

@@ -23,6 +23,7 @@
 #include <mdk/trace.h>
 
 #include "mdkctl.h"
+#include "parse.h"
 #include "sampler.h"
 
 #define DEFAULT_WINDOW_NS (30ULL * 1000000000ULL)
@@ -116,8 +117,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char *end;
-	long v;
+	uint64_t v;
 	int c;
 
 	optind = 1;
@@ -148,10 +148,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 			}
 			break;
 		case 't':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || v < 0 ||
-			    v > 65535) {
+			if (mdkd_parse_u64(optarg, 10, 0, 65535, &v)) {
 				fprintf(stderr,
 					"mdkctl record: --tier-node '%s': "
 					"expected a NUMA node number\n",

@@ -22,6 +22,7 @@
 
 #include "jsonout.h"
 #include "mdkctl.h"
+#include "parse.h"
 #include "sampler.h"
 
 #define DEFAULT_WINDOW_NS (30ULL * 1000000000ULL)
@@ -120,8 +121,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	char *end;
-	long v;
+	uint64_t v;
 	int c;
 
 	optind = 1;
@@ -138,10 +138,8 @@ static int parse_args(struct env *env, int argc, char **argv)
 			}
 			break;
 		case 'n':
-			errno = 0;
-			env->count = strtoull(optarg, &end, 10);
-			if (*end || end == optarg || errno ||
-			    optarg[0] == '-') {
+			if (mdkd_parse_u64(optarg, 10, 0, UINT64_MAX,
+					   &env->count)) {
 				fprintf(stderr,
 					"mdkctl sample: --count '%s': "
 					"expected a number of windows\n",
@@ -150,10 +148,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 			}
 			break;
 		case 't':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || errno || v < 0 ||
-			    v > 65535) {
+			if (mdkd_parse_u64(optarg, 10, 0, 65535, &v)) {
 				fprintf(stderr,
 					"mdkctl sample: --tier-node '%s': "
 					"expected a NUMA node number\n",

@@ -29,6 +29,7 @@
 
 #include "jsonout.h"
 #include "mdkctl.h"
+#include "parse.h"
 
 #if __has_include("../kmod/uapi/cmm_mp.h")
 #include "../kmod/uapi/cmm_mp.h"
@@ -69,12 +70,9 @@ __attribute__((format(printf, 1, 0))) static int usage_err(const char *fmt,
 static int parse_uint(const char *opt, const char *s, unsigned int min,
 		      unsigned int max, unsigned int *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || v < min || v > max) {
+	if (mdkd_parse_u64(s, 0, min, max, &v)) {
 		fprintf(stderr,
 			"mdkctl swarm: %s: '%s': expected an integer from %u to %u\n",
 			opt, s, min, max);

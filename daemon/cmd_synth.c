@@ -17,6 +17,7 @@
 #include <mdk/trace.h>
 
 #include "mdkctl.h"
+#include "parse.h"
 #include "report.h"
 
 static int synth_usage(void)
@@ -58,7 +59,6 @@ int cmd_synth(int argc, char **argv)
 	const char *out;
 	FILE *csv = NULL;
 	uint32_t win;
-	double secs;
 	int opt, ret, rc = 1;
 
 	optind = 1;
@@ -100,14 +100,12 @@ int cmd_synth(int argc, char **argv)
 			gens[ngens++] = optarg;
 			break;
 		case 'W':
-			secs = strtod(optarg, &e);
-			if (*e || e == optarg || !(secs >= 0 && secs < 1e12)) {
+			if (mdkd_parse_seconds(optarg, &wo.window_us)) {
 				fprintf(stderr,
 					"mdkctl: --window-seconds '%s': expected seconds\n",
 					optarg);
 				goto usage;
 			}
-			wo.window_us = (uint64_t)llround(secs * 1e6);
 			break;
 		case 'd':
 			wo.desc = optarg;

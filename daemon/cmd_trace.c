@@ -15,6 +15,7 @@
 
 #include "jsonout.h"
 #include "mdkctl.h"
+#include "parse.h"
 #include "report.h"
 
 static int trace_usage(void)
@@ -163,22 +164,19 @@ static int trace_import(int argc, char **argv)
 	struct mdk_trace_writer_opts wo = { .window_us = 30000000,
 					    .page_size = 4096 };
 	unsigned long long v;
-	char err[512], *e;
-	double secs;
+	char err[512];
 	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w':
-			secs = strtod(optarg, &e);
-			if (*e || e == optarg || !(secs >= 0 && secs < 1e12)) {
+			if (mdkd_parse_seconds(optarg, &wo.window_us)) {
 				fprintf(stderr,
 					"mdkctl: --window-seconds '%s': expected seconds (e.g. 30 or 0.5)\n",
 					optarg);
 				return 2;
 			}
-			wo.window_us = (uint64_t)llround(secs * 1e6);
 			break;
 		case 'p':
 			if (mdkd_parse_count(optarg, &v) || v > UINT32_MAX) {

@@ -296,59 +296,6 @@ int mdkd_plot_mpc(const char *path, const char *title,
 	return 0;
 }
 
-int mdkd_parse_fraction(const char *s, double *out)
-{
-	char *e;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &e);
-	if (errno || e == s)
-		return -EINVAL;
-	if (*e == '%') {
-		v /= 100;
-		e++;
-	}
-	if (*e || !(v >= 0 && v <= 1))
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-int mdkd_parse_count(const char *s, unsigned long long *out)
-{
-	unsigned long long v, mul = 1;
-	char *e;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &e, 10);
-	if (errno || e == s)
-		return -EINVAL;
-	switch (*e) {
-	case 'K':
-	case 'k':
-		mul = 1ull << 10;
-		e++;
-		break;
-	case 'M':
-	case 'm':
-		mul = 1ull << 20;
-		e++;
-		break;
-	case 'G':
-	case 'g':
-		mul = 1ull << 30;
-		e++;
-		break;
-	}
-	if (*e || v > UINT64_MAX / mul)
-		return -EINVAL;
-	*out = v * mul;
-	return 0;
-}
-
 const char *mdkd_pct(double x, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.3g%%", 100 * x);

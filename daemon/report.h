@@ -15,6 +15,7 @@
 #include <mdk/mrc.h>
 
 #include "jsonout.h"
+#include "parse.h"
 
 /* The exact CSV header of mdkctl mpc and mdkctl simulate. */
 #define MDKD_MPC_CSV_HEADER \
@@ -58,15 +59,6 @@ struct mdkd_curve {
 int mdkd_plot_mpc(const char *path, const char *title,
 		  const struct mdkd_curve *curves, size_t n, double target,
 		  char *err, size_t errlen);
-
-/*
- * mdkd_parse_fraction() - "0.01", "1%" or "1e-3" as a fraction in [0, 1];
- * 0 or -EINVAL.
- */
-int mdkd_parse_fraction(const char *s, double *out);
-
-/* mdkd_parse_count() - an unsigned count with K, M, G (1024) suffixes. */
-int mdkd_parse_count(const char *s, unsigned long long *out);
 
 /* mdkd_pct() - @x as a percentage with 3 significant digits, in @buf. */
 const char *mdkd_pct(double x, char *buf, size_t len);

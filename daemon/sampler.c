@@ -557,36 +557,6 @@ int mdkd_sampler_expand_runs(const struct sampler_rec *recs, size_t nr,
 	return 0;
 }
 
-int mdkd_parse_time(const char *s, uint64_t max_ns, uint64_t *ns)
-{
-	double v, unit = 1e9;
-	char *end;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !(v > 0))
-		return -EINVAL;
-	if (!strcmp(end, "ms"))
-		unit = 1e6;
-	else if (!strcmp(end, "m"))
-		unit = 60e9;
-	else if (!strcmp(end, "h"))
-		unit = 3600e9;
-	else if (!strcmp(end, "d"))
-		unit = 86400e9;
-	else if (*end && strcmp(end, "s"))
-		return -EINVAL;
-	if (v * unit < 1e6 || v * unit > (double)max_ns)
-		return -ERANGE;
-	*ns = v * unit;
-	return 0;
-}
-
-int mdkd_parse_window(const char *s, uint64_t *ns)
-{
-	return mdkd_parse_time(s, 86400ULL * 1000000000ULL, ns);
-}
-
 static int parse_pid_list(const char *s, pid_t **pids, size_t *nr)
 {
 	size_t cap = *nr;

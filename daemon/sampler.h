@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "parse.h"
+
 /*
  * Page ids.  A page is (process, 4 KiB virtual page); its id is
  *
@@ -264,17 +266,6 @@ int mdkd_cgroup_pids(const char *dir, pid_t **pids, size_t *nr, size_t *cap,
 int mdkd_node_blocks(const char *sys_root, int node, uint64_t *bitmap,
 		     size_t nwords, uint64_t *block_bytes, char *msg,
 		     size_t len);
-
-/*
- * mdkd_parse_time() - a duration, "30", "30s", "500ms", "1.5s", "2m",
- * "1h", "7d", in nanoseconds, between 1 ms and @max_ns.
- *
- * Return: 0, -EINVAL when malformed, -ERANGE out of range.
- */
-int mdkd_parse_time(const char *s, uint64_t max_ns, uint64_t *ns);
-
-/* mdkd_parse_window() - mdkd_parse_time() up to 24 h, for windows. */
-int mdkd_parse_window(const char *s, uint64_t *ns);
 
 /*
  * mdkd_sampler_parse_target() - a command line target: digits and commas

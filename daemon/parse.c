@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The values of mdkctl's options (see parse.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+int mdkd_parse_u64(const char *s, int base, uint64_t min, uint64_t max,
+		   uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	/* strtoull() takes "-1", after blanks too, as 2^64 - 1. */
+	if (strchr(s, '-'))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno || end == s || *end)
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int mdkd_parse_count(const char *s, unsigned long long *out)
+{
+	unsigned long long v, mul = 1;
+	char *e;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	if (errno || e == s)
+		return -EINVAL;
+	switch (*e) {
+	case 'K':
+	case 'k':
+		mul = 1ull << 10;
+		e++;
+		break;
+	case 'M':
+	case 'm':
+		mul = 1ull << 20;
+		e++;
+		break;
+	case 'G':
+	case 'g':
+		mul = 1ull << 30;
+		e++;
+		break;
+	}
+	if (*e || v > UINT64_MAX / mul)
+		return -EINVAL;
+	*out = v * mul;
+	return 0;
+}
+
+int mdkd_parse_fraction(const char *s, double *out)
+{
+	char *e;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &e);
+	if (errno || e == s)
+		return -EINVAL;
+	if (*e == '%') {
+		v /= 100;
+		e++;
+	}
+	if (*e || !(v >= 0 && v <= 1))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int mdkd_parse_seconds(const char *s, uint64_t *us)
+{
+	double secs;
+	char *end;
+
+	secs = strtod(s, &end);
+	if (*end || end == s || !(secs >= 0 && secs < 1e12))
+		return -EINVAL;
+	*us = (uint64_t)llround(secs * 1e6);
+	return 0;
+}
+
+int mdkd_parse_time(const char *s, uint64_t max_ns, uint64_t *ns)
+{
+	double v, unit = 1e9;
+	char *end;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v > 0))
+		return -EINVAL;
+	if (!strcmp(end, "ms"))
+		unit = 1e6;
+	else if (!strcmp(end, "m"))
+		unit = 60e9;
+	else if (!strcmp(end, "h"))
+		unit = 3600e9;
+	else if (!strcmp(end, "d"))
+		unit = 86400e9;
+	else if (*end && strcmp(end, "s"))
+		return -EINVAL;
+	if (v * unit < 1e6 || v * unit > (double)max_ns)
+		return -ERANGE;
+	*ns = v * unit;
+	return 0;
+}
+
+int mdkd_parse_window(const char *s, uint64_t *ns)
+{
+	return mdkd_parse_time(s, 86400ULL * 1000000000ULL, ns);
+}
