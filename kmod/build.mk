@@ -7,11 +7,18 @@
 KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h) kmod/Kbuild
 KMOD_CONFIG := $(foreach v,$(filter CONFIG_CMM_MP%,$(.VARIABLES)),$(v)=$($(v)))
 KMODS := $(foreach k,$(KMOD_KVERS),$(B)/kmod/$(k)/cmm_mp.ko)
+KMOD_STAMP := $(B)/kmod/config
 
 all: $(KMODS)
 
+# The switches in a file that changes only with them: a change rebuilds.
+$(KMOD_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(KMOD_CONFIG)' | cmp -s - $@ || echo '$(KMOD_CONFIG)' >$@
+.PHONY: FORCE
+
 define kmod_rules
-$(B)/kmod/$(1)/cmm_mp.ko: $(KMOD_SRCS)
+$(B)/kmod/$(1)/cmm_mp.ko: $(KMOD_SRCS) $(KMOD_STAMP)
 	$$(call msg,KMOD,$$@)
 	@mkdir -p $$(@D)
 	$(Q)for f in $(KMOD_SRCS:kmod/%=%); do mkdir -p $$(@D)/$$$$(dirname $$$$f) && \

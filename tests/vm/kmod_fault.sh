@@ -13,6 +13,8 @@ trap kmod_cleanup EXIT
 node=$MDK_POOL_NODE
 
 kmod_load || ksft_skip "insmod failed"
+"$MDKCTL" pool status -j | grep -q '"fault_injection": *true' ||
+	ksft_skip "cmm_mp.ko built without CONFIG_CMM_MP_FAULT_INJECTION"
 rd first "$CMM_MP_SYS/devices/dev1/segments"
 first=${first%-*}
 s0=$first s1=$((first + 1)) s2=$((first + 2))
