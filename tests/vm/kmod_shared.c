@@ -114,7 +114,8 @@ int main(void)
 	if (!(info.flags & CMM_MP_INFO_FAULT_INJECTION)) {
 		close(fd);
 		kmod_unload();
-		ksft_exit_skip("cmm_mp.ko built without CONFIG_CMM_MP_FAULT_INJECTION\n");
+		ksft_exit_skip(
+			"cmm_mp.ko built without CONFIG_CMM_MP_FAULT_INJECTION\n");
 	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);
