@@ -107,6 +107,8 @@ START_TEST(test_seconds_and_times)
 	ck_assert_uint_eq(ns, 120000000000ULL);
 	ck_assert_int_eq(mdkd_parse_window("1h", &ns), 0);
 	ck_assert_uint_eq(ns, 3600000000000ULL);
+	ck_assert_int_eq(mdkd_parse_window("24h", &ns), 0);
+	ck_assert_int_eq(mdkd_parse_window("25h", &ns), -ERANGE);
 	ck_assert_int_eq(mdkd_parse_window("2d", &ns), -ERANGE);
 	ck_assert_int_eq(mdkd_parse_time("7d", 7 * 86400000000000ULL, &ns), 0);
 	ck_assert_uint_eq(ns, 7 * 86400000000000ULL);
@@ -114,6 +116,9 @@ START_TEST(test_seconds_and_times)
 	ck_assert_int_eq(mdkd_parse_window("0", &ns), -EINVAL);
 	ck_assert_int_eq(mdkd_parse_window("10x", &ns), -EINVAL);
 	ck_assert_int_eq(mdkd_parse_window("s", &ns), -EINVAL);
+	ck_assert_int_eq(mdkd_parse_window("-1s", &ns), -EINVAL);
+	ck_assert_int_eq(mdkd_parse_window("nan", &ns), -EINVAL);
+	ck_assert_int_eq(mdkd_parse_window("", &ns), -EINVAL);
 	ck_assert_uint_eq(ns, 7 * 86400000000000ULL);
 }
 END_TEST

@@ -61,36 +61,39 @@ static void json_numbers(FILE *f)
 	json_object_put(o);
 }
 
+/* The points every format is checked on: a PAW setting, an OPP one, LRU. */
+static const struct mdk_point point_paw = { .policy = "paw",
+					    .p1 = 3,
+					    .p2 = 2,
+					    .has_p2 = true,
+					    .max_rate = 0.5,
+					    .mean_rate = 0.125,
+					    .p99_rate = 0.25,
+					    .savings = 0.1,
+					    .promotions = 7,
+					    .saved = 30,
+					    .footprint = 300 };
+static const struct mdk_point point_opp = { .policy = "opp",
+					    .p1 = 0.001,
+					    .max_rate = 0.001,
+					    .savings = 1.0 / 3,
+					    .promotions = 1 };
+static const struct mdk_mrc_point point_lru = { .policy = "lru",
+						.size = 64,
+						.misses = 10,
+						.miss_ratio = 0.5 };
+
 static void json_points(FILE *f)
 {
-	struct mdk_point a = { .policy = "paw",
-			       .p1 = 3,
-			       .p2 = 2,
-			       .has_p2 = true,
-			       .max_rate = 0.5,
-			       .mean_rate = 0.125,
-			       .p99_rate = 0.25,
-			       .savings = 0.1,
-			       .promotions = 7,
-			       .saved = 30,
-			       .footprint = 300 };
-	struct mdk_point b = { .policy = "opp",
-			       .p1 = 0.001,
-			       .max_rate = 0.001,
-			       .savings = 1.0 / 3,
-			       .promotions = 1 };
-	struct mdk_mrc_point m = {
-		.policy = "lru", .size = 64, .misses = 10, .miss_ratio = 0.5
-	};
 	struct json_object *p;
 
-	p = mdkd_point_json(&a);
+	p = mdkd_point_json(&point_paw);
 	ck_assert_int_eq(mdkd_json_print(f, p), 0);
 	json_object_put(p);
-	p = mdkd_point_json(&b);
+	p = mdkd_point_json(&point_opp);
 	ck_assert_int_eq(mdkd_json_print(f, p), 0);
 	json_object_put(p);
-	p = mdkd_mrc_json(&m);
+	p = mdkd_mrc_json(&point_lru);
 	ck_assert_int_eq(mdkd_json_print(f, p), 0);
 	json_object_put(p);
 	ck_assert_int_eq(mdkd_json_print(f, NULL), -ENOMEM);
@@ -125,29 +128,11 @@ END_TEST
 
 static void csv_rows(FILE *f)
 {
-	struct mdk_point a = { .policy = "paw",
-			       .p1 = 3,
-			       .p2 = 2,
-			       .has_p2 = true,
-			       .max_rate = 0.5,
-			       .mean_rate = 0.125,
-			       .p99_rate = 0.25,
-			       .savings = 0.1,
-			       .promotions = 7 };
-	struct mdk_point b = { .policy = "opp",
-			       .p1 = 0.001,
-			       .max_rate = 0.001,
-			       .savings = 1.0 / 3,
-			       .promotions = 1 };
-	struct mdk_mrc_point m = {
-		.policy = "lru", .size = 64, .misses = 10, .miss_ratio = 0.5
-	};
-
 	fputs(MDKD_MPC_CSV_HEADER "\n", f);
-	mdkd_point_csv(f, &a);
-	mdkd_point_csv(f, &b);
+	mdkd_point_csv(f, &point_paw);
+	mdkd_point_csv(f, &point_opp);
 	fputs(MDKD_MRC_CSV_HEADER "\n", f);
-	mdkd_mrc_csv(f, &m);
+	mdkd_mrc_csv(f, &point_lru);
 }
 
 START_TEST(test_report_csv)

@@ -291,32 +291,6 @@ START_TEST(test_node_blocks_errors)
 }
 END_TEST
 
-START_TEST(test_parse_time_units_and_range)
-{
-	uint64_t ns = 0;
-
-	ck_assert_int_eq(mdkd_parse_window("30", &ns), 0);
-	ck_assert_uint_eq(ns, 30000000000ULL);
-	ck_assert_int_eq(mdkd_parse_window("500ms", &ns), 0);
-	ck_assert_uint_eq(ns, 500000000ULL);
-	ck_assert_int_eq(mdkd_parse_window("1.5s", &ns), 0);
-	ck_assert_uint_eq(ns, 1500000000ULL);
-	ck_assert_int_eq(mdkd_parse_window("2m", &ns), 0);
-	ck_assert_uint_eq(ns, 120000000000ULL);
-	ck_assert_int_eq(mdkd_parse_window("24h", &ns), 0);
-	ck_assert_int_eq(mdkd_parse_window("25h", &ns), -ERANGE);
-	ck_assert_int_eq(mdkd_parse_window("0.5ms", &ns), -ERANGE);
-	ck_assert_int_eq(mdkd_parse_time("7d", 366ULL * 86400000000000ULL, &ns),
-			 0);
-	ck_assert_uint_eq(ns, 7ULL * 86400000000000ULL);
-	ck_assert_int_eq(mdkd_parse_window("0", &ns), -EINVAL);
-	ck_assert_int_eq(mdkd_parse_window("-1s", &ns), -EINVAL);
-	ck_assert_int_eq(mdkd_parse_window("2x", &ns), -EINVAL);
-	ck_assert_int_eq(mdkd_parse_window("nan", &ns), -EINVAL);
-	ck_assert_int_eq(mdkd_parse_window("", &ns), -EINVAL);
-}
-END_TEST
-
 START_TEST(test_parse_target_pids_and_cgroups)
 {
 	char cg[PATH_MAX];
@@ -377,7 +351,6 @@ static Suite *sampler_suite(void)
 	tcase_add_test(tc, test_read_pids_names_file_and_line);
 	tcase_add_test(tc, test_node_blocks_from_sys);
 	tcase_add_test(tc, test_node_blocks_errors);
-	tcase_add_test(tc, test_parse_time_units_and_range);
 	tcase_add_test(tc, test_parse_target_pids_and_cgroups);
 	suite_add_tcase(s, tc);
 	return s;
