@@ -22,8 +22,10 @@
 #include <unistd.h>
 
 #include <ini.h>
+#include <mdk/policy.h>
 
 #include "config.h"
+#include "evaluator.h"
 
 #define G(field)                             \
 	offsetof(struct mdkd_global, field), \
@@ -98,6 +100,39 @@ const struct mdkd_key mdkd_keys[] = {
 	{ "coeff_backoff", MDKD_SCOPE_CGROUP, MDKD_T_DOUBLE, S(coeff_backoff),
 	  "20", 0.001, 1e6, false, false,
 	  "senpai-integral: back-off sensitivity (larger: gentler)" },
+	{ "window", MDKD_SCOPE_CGROUP, MDKD_T_DURATION, S(window_us), "30s",
+	  0.01, 3600, false, false,
+	  "policy: the sampler's window, the mode's interval" },
+	{ "policy", MDKD_SCOPE_CGROUP, MDKD_T_POLICY, S(policy), "pace", 0, 0,
+	  false, false,
+	  "policy: age:T=N, paw:P=N,wait=N or pace:P=N,A=N; with auto_tune, a name (or partial setting) to tune" },
+	{ "auto_tune", MDKD_SCOPE_CGROUP, MDKD_T_BOOL, S(auto_tune), "on", 0, 0,
+	  false, false,
+	  "policy: run the setting of that policy that saves most within target_rate over the horizon" },
+	{ "target_rate", MDKD_SCOPE_CGROUP, MDKD_T_PERCENT, S(target_rate),
+	  "1%", 0, 100, false, false,
+	  "policy: the cgroup's promotion-rate target, max over windows of promotions / accessed pages" },
+	{ "horizon", MDKD_SCOPE_CGROUP, MDKD_T_UINT, S(horizon), "240", 2,
+	  MDKD_EVAL_MAX_HORIZON, false, false,
+	  "policy: windows the live curves cover (240 x 30s = 2h); a change restarts the evaluation" },
+	{ "evaluate", MDKD_SCOPE_CGROUP, MDKD_T_POLICIES, S(evaluate),
+	  "age,paw,pace,opp", 0, 0, false, false,
+	  "policy: the policies whose live curves are kept (libmdk specs); a change restarts the evaluation" },
+	{ "warmup", MDKD_SCOPE_CGROUP, MDKD_T_UINT, S(warmup), "10", 0,
+	  MDKD_EVAL_MAX_HORIZON, false, false,
+	  "policy: windows of history before auto-tune moves pages" },
+	{ "backend", MDKD_SCOPE_CGROUP, MDKD_T_BACKEND, S(backend), "swap", 0,
+	  0, false, false,
+	  "policy: swap (swap or zswap, actuator pageout) or cxl (the CMM-MP node, actuator migrate)" },
+	{ "tier_node", MDKD_SCOPE_CGROUP, MDKD_T_INT, S(tier_node), "-1", -1,
+	  65535, false, false,
+	  "policy, cxl: the CMM-MP NUMA node; -1: read /sys/kernel/cmm_mp/node" },
+	{ "cxl_promote", MDKD_SCOPE_CGROUP, MDKD_T_BOOL, S(cxl_promote), "on",
+	  0, 0, false, false,
+	  "policy, cxl: move pages of the CMM-MP node accessed again back to DRAM" },
+	{ "trace_file", MDKD_SCOPE_CGROUP, MDKD_T_PATH, S(trace_file), "", 0, 0,
+	  false, true,
+	  "policy: also write the sampled windows to this access-bit trace (.mdkt); empty: off" },
 };
 
 const size_t mdkd_nkeys = sizeof(mdkd_keys) / sizeof(mdkd_keys[0]);
@@ -326,6 +361,149 @@ static int parse_loglevel(const struct mdkd_key *k, const char *s, void *f,
 		k->name, s);
 }
 
+static int parse_bool(const struct mdkd_key *k, const char *s, void *f,
+		      char *err, size_t errlen)
+{
+	static const char *const yes[] = { "on", "yes", "true", "1" };
+	static const char *const no[] = { "off", "no", "false", "0" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcmp(s, yes[i])) {
+			*(bool *)f = true;
+			return 0;
+		}
+		if (!strcmp(s, no[i])) {
+			*(bool *)f = false;
+			return 0;
+		}
+	}
+	return fail(err, errlen, "%s: expected on or off, got '%s'", k->name,
+		    s);
+}
+
+static int parse_int(const struct mdkd_key *k, const char *s, void *f,
+		     char *err, size_t errlen)
+{
+	long long v;
+	char *end;
+
+	if ((*s >= '0' && *s <= '9') ||
+	    (*s == '-' && s[1] >= '0' && s[1] <= '9')) {
+		errno = 0;
+		v = strtoll(s, &end, 10);
+		if (!*end && !errno && v >= k->min && v <= k->max) {
+			*(int *)f = (int)v;
+			return 0;
+		}
+	}
+	return fail(err, errlen,
+		    "%s: expected an integer from %g to %g, got '%s'", k->name,
+		    k->min, k->max, s);
+}
+
+/* A string key: shorter than its field, no newline. */
+static int string_fits(const struct mdkd_key *k, const char *s, char *err,
+		       size_t errlen)
+{
+	if (strlen(s) < k->size && !strchr(s, '\n'))
+		return 0;
+	return fail(err, errlen, "%s: longer than %zu characters", k->name,
+		    k->size - 1);
+}
+
+static int parse_policy(const struct mdkd_key *k, const char *s, void *f,
+			char *err, size_t errlen)
+{
+	struct mdk_policy *p;
+	char why[256], spec[MDKD_SPEC_MAX * 2];
+	int ret;
+
+	if (string_fits(k, s, err, errlen))
+		return -EINVAL;
+	ret = mdk_policy_new(s, &p, why, sizeof(why));
+	if (ret)
+		return fail(err, errlen, "%s: %s", k->name, why);
+	if (!mdk_policy_online(p)) {
+		mdk_policy_free(p);
+		return fail(
+			err, errlen,
+			"%s: expected age, paw or pace (policies that decide online), got '%s'",
+			k->name, s);
+	}
+	/* Given parameters hold one value each: a setting, not a grid. */
+	mdk_policy_spec(p, spec, sizeof(spec));
+	mdk_policy_free(p);
+	if (strchr(spec, '/') || strchr(spec, '-'))
+		return fail(
+			err, errlen,
+			"%s: expected one value per parameter (as in pace:P=4,A=2), got '%s'",
+			k->name, s);
+	memcpy(f, s, strlen(s) + 1);
+	return 0;
+}
+
+static int parse_policies(const struct mdkd_key *k, const char *s, void *f,
+			  char *err, size_t errlen)
+{
+	struct mdk_policy **pols;
+	char why[256];
+	size_t n, i, j;
+	int ret = 0;
+
+	if (string_fits(k, s, err, errlen))
+		return -EINVAL;
+	if (mdk_policy_parse_list(s, &pols, &n, why, sizeof(why)))
+		return fail(err, errlen, "%s: %s", k->name, why);
+	for (i = 0; i < n && !ret; i++) {
+		if (mdk_policy_kind(pols[i]) == MDK_POLICY_CACHE)
+			ret = fail(
+				err, errlen,
+				"%s: %s has no MPC (expected age, vmin, paw, pace, opp)",
+				k->name, mdk_policy_name(pols[i]));
+		for (j = 0; j < i && !ret; j++)
+			if (!strcmp(mdk_policy_name(pols[i]),
+				    mdk_policy_name(pols[j])))
+				ret = fail(
+					err, errlen,
+					"%s: %s listed twice (one curve per policy)",
+					k->name, mdk_policy_name(pols[i]));
+	}
+	for (i = 0; i < n; i++)
+		mdk_policy_free(pols[i]);
+	free(pols);
+	if (!ret)
+		memcpy(f, s, strlen(s) + 1);
+	return ret;
+}
+
+static const char *const backends[] = {
+	[MDKD_BACKEND_SWAP] = "swap",
+	[MDKD_BACKEND_CXL] = "cxl",
+};
+
+static int parse_backend(const struct mdkd_key *k, const char *s, void *f,
+			 char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < (int)(sizeof(backends) / sizeof(backends[0])); i++)
+		if (!strcmp(s, backends[i])) {
+			*(int *)f = i;
+			return 0;
+		}
+	return fail(err, errlen, "%s: expected swap or cxl, got '%s'", k->name,
+		    s);
+}
+
+const char *mdkd_backend_name(int backend)
+{
+	return backend >= 0 && backend < (int)(sizeof(backends) /
+					       sizeof(backends[0])) ?
+		       backends[backend] :
+		       "?";
+}
+
 typedef int (*key_parser)(const struct mdkd_key *k, const char *s, void *f,
 			  char *err, size_t errlen);
 
@@ -334,8 +512,16 @@ static const key_parser parsers[] = {
 	[MDKD_T_DOUBLE] = parse_double,	    [MDKD_T_BYTES] = parse_bytes,
 	[MDKD_T_UINT] = parse_uint,	    [MDKD_T_MODE] = parse_mode,
 	[MDKD_T_ACTUATOR] = parse_actuator, [MDKD_T_PATH] = parse_path,
-	[MDKD_T_LOGLEVEL] = parse_loglevel,
+	[MDKD_T_LOGLEVEL] = parse_loglevel, [MDKD_T_BOOL] = parse_bool,
+	[MDKD_T_INT] = parse_int,	    [MDKD_T_POLICY] = parse_policy,
+	[MDKD_T_POLICIES] = parse_policies, [MDKD_T_BACKEND] = parse_backend,
 };
+
+static bool key_is_string(const struct mdkd_key *k)
+{
+	return k->type == MDKD_T_PATH || k->type == MDKD_T_POLICY ||
+	       k->type == MDKD_T_POLICIES;
+}
 
 /* Parse @s into a scratch field first: the target changes only on success. */
 static int key_parse(const struct mdkd_key *k, const char *s, void *base,
@@ -347,13 +533,14 @@ static int key_parse(const struct mdkd_key *k, const char *s, void *base,
 		double d;
 		const void *p;
 		int i;
+		bool b;
 	} tmp;
 	int ret;
 
 	ret = parsers[k->type](k, s, &tmp, err, errlen);
 	if (!ret)
 		memcpy((char *)base + k->offset, &tmp,
-		       k->type == MDKD_T_PATH ? strlen(tmp.path) + 1 : k->size);
+		       key_is_string(k) ? strlen(tmp.path) + 1 : k->size);
 	return ret;
 }
 
@@ -409,7 +596,18 @@ void mdkd_key_format(const struct mdkd_key *k, const void *base, char *buf,
 				 "auto");
 		break;
 	case MDKD_T_PATH:
+	case MDKD_T_POLICY:
+	case MDKD_T_POLICIES:
 		snprintf(buf, len, "%s", (const char *)f);
+		break;
+	case MDKD_T_BOOL:
+		snprintf(buf, len, "%s", *(const bool *)f ? "on" : "off");
+		break;
+	case MDKD_T_INT:
+		snprintf(buf, len, "%d", *(const int *)f);
+		break;
+	case MDKD_T_BACKEND:
+		snprintf(buf, len, "%s", mdkd_backend_name(*(const int *)f));
 		break;
 	case MDKD_T_LOGLEVEL:
 		i = *(const int *)f;

@@ -54,6 +54,11 @@ enum mdkd_key_type {
 	MDKD_T_ACTUATOR, /* const struct mdkd_actuator_ops *, "auto" = NULL */
 	MDKD_T_PATH, /* char[]: an absolute path, "" where allowed */
 	MDKD_T_LOGLEVEL, /* int: err, warning, notice, info, debug */
+	MDKD_T_BOOL, /* bool: on/off, yes/no, true/false, 1/0 */
+	MDKD_T_INT, /* int, -1 allowed where min is -1 */
+	MDKD_T_POLICY, /* char[]: one online policy (age, paw, pace) */
+	MDKD_T_POLICIES, /* char[]: a list of policies with curves */
+	MDKD_T_BACKEND, /* int: enum mdkd_backend, swap or cxl */
 };
 
 struct mdkd_key {
@@ -86,6 +91,9 @@ struct mdkd_config {
 	struct mdkd_section *sections;
 	size_t nsections;
 };
+
+/* mdkd_backend_name() - "swap" or "cxl". */
+const char *mdkd_backend_name(int backend);
 
 /* mdkd_key_find() - the table entry of @name, or NULL. */
 const struct mdkd_key *mdkd_key_find(const char *name);

@@ -16,6 +16,7 @@
 #include "log.h"
 #include "manager.h"
 #include "metrics.h"
+#include "mode_policy.h"
 #include "proto.h"
 
 struct mdkd_client {
@@ -138,6 +139,26 @@ void mdkd_control_handle(struct mdkd *d, const char *line, size_t len,
 		if (!ret)
 			respond(out, reply(true));
 		break;
+	case MDKD_CMD_MPC: {
+		struct mdkd_cgroup *cg = mdkd_find(d, req->cgroup);
+		struct json_object *live;
+
+		if (!cg) {
+			snprintf(err, sizeof(err), "%.512s: not managed",
+				 req->cgroup);
+			ret = -ENOENT;
+			break;
+		}
+		live = mdkd_policy_live_json(cg, err, sizeof(err));
+		if (!live) {
+			ret = -EINVAL;
+			break;
+		}
+		o = reply(true);
+		json_object_object_add(o, "live", live);
+		respond(out, o);
+		break;
+	}
 	default:
 		snprintf(err, sizeof(err), "unsupported command");
 		ret = -EINVAL;

@@ -13,12 +13,15 @@ const struct mdkd_mode_ops *const mdkd_modes[] = {
 	&mdkd_mode_senpai,
 	&mdkd_mode_senpai_integral,
 	&mdkd_mode_off,
+	&mdkd_mode_policy,
 	NULL,
 };
 
 const struct mdkd_actuator_ops *const mdkd_actuators[] = {
 	&mdkd_act_reclaim,
 	&mdkd_act_high_pulse,
+	&mdkd_act_pageout,
+	&mdkd_act_migrate,
 	NULL,
 };
 
@@ -31,7 +34,16 @@ const char *const mdkd_reason_names[MDKD_R_NR] = {
 	[MDKD_R_BACKOFF] = "backoff",
 	[MDKD_R_FLOOR] = "floor",
 	[MDKD_R_SMALL] = "small",
+	[MDKD_R_NOTHING] = "nothing",
+	[MDKD_R_WARMUP] = "warmup",
+	[MDKD_R_NO_SETTING] = "no-setting",
 };
+
+uint64_t mdkd_mode_interval_us(const struct mdkd_settings *set)
+{
+	return set->mode->interval_us ? set->mode->interval_us(set) :
+					set->interval_us;
+}
 
 const struct mdkd_mode_ops *mdkd_mode_find(const char *name)
 {
@@ -106,6 +118,9 @@ uint64_t mdkd_floor_bytes(const struct mdkd_sample *s,
 	uint64_t unreclaimable = s->current_bytes > reclaimable ?
 					 s->current_bytes - reclaimable :
 					 0;
+
+	if (set->mode && set->mode->picks_pages)
+		return base;
 
 	return base > UINT64_MAX - unreclaimable ? UINT64_MAX :
 						   base + unreclaimable;

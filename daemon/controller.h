@@ -44,6 +44,14 @@ struct mdkd_cgroup;
 struct mdkd_mode_ops;
 struct mdkd_actuator_ops;
 
+/* Policy mode: where the pages it picks go. */
+enum mdkd_backend {
+	MDKD_BACKEND_SWAP, /* swap or zswap: actuator pageout */
+	MDKD_BACKEND_CXL, /* the CMM-MP NUMA node: actuator migrate */
+};
+
+#define MDKD_SPEC_MAX 192 /* a policy spec or list in the settings */
+
 /* The tunables of one managed cgroup (defaults in the table of config.c). */
 struct mdkd_settings {
 	uint64_t interval_us; /* between two samples; 6 s */
@@ -60,6 +68,18 @@ struct mdkd_settings {
 	double max_backoff; /* largest step up, share; 1.0 */
 	double coeff_probe; /* probe sensitivity; 10 */
 	double coeff_backoff; /* back-off sensitivity; 20 */
+	/* policy mode (mode_policy.c) */
+	uint64_t window_us; /* sampler window, the mode's interval; 30 s */
+	char policy[MDKD_SPEC_MAX]; /* one setting, or a family to tune; pace */
+	bool auto_tune; /* run the best setting within target_rate; on */
+	double target_rate; /* max window promotion rate; 0.01 */
+	unsigned int horizon; /* windows the live curves cover; 240 */
+	char evaluate[MDKD_SPEC_MAX]; /* the live curves; age,paw,pace,opp */
+	unsigned int warmup; /* windows before auto-tune acts; 10 */
+	int backend; /* enum mdkd_backend; swap */
+	int tier_node; /* CMM-MP node, -1: /sys/kernel/cmm_mp/node */
+	bool cxl_promote; /* move accessed tier pages back; on */
+	char trace_file[256]; /* the windows as an .mdkt trace; "" off */
 };
 
 /* Why a decision reclaims what it does (shown by status, recorded). */
@@ -72,6 +92,9 @@ enum mdkd_reason {
 	MDKD_R_BACKOFF, /* skipping intervals after EAGAIN/EBUSY */
 	MDKD_R_FLOOR, /* at the lower bound */
 	MDKD_R_SMALL, /* less than one page */
+	MDKD_R_NOTHING, /* policy mode: the policy picked no page */
+	MDKD_R_WARMUP, /* policy mode: auto-tune waits for enough windows */
+	MDKD_R_NO_SETTING, /* policy mode: no setting is within the target */
 	MDKD_R_NR,
 };
 
@@ -120,7 +143,28 @@ struct mdkd_mode_ops {
 			 uint64_t bytes, int result);
 	/* Optional: release what start acquired. */
 	void (*stop)(struct mdkd_cgroup *cg, void *state);
+	/*
+	 * Optional: impure work of an interval, before decide (policy mode
+	 * ends a sampler window here).  Called for every sample, the
+	 * baseline included.
+	 */
+	void (*observe)(struct mdkd_cgroup *cg, void *state,
+			const struct mdkd_sample *cur);
+	/* Optional: the cgroup's settings changed, the mode did not. */
+	void (*update)(struct mdkd_cgroup *cg, void *state,
+		       const struct mdkd_settings *old);
+	/* Optional: the mode's own interval instead of set->interval_us. */
+	uint64_t (*interval_us)(const struct mdkd_settings *set);
+	/* Optional: the actuator for "actuator = auto" (NULL: the default). */
+	const struct mdkd_actuator_ops *(*actuator)(
+		const struct mdkd_settings *set);
 	bool observe_only; /* never actuates (mode off) */
+	/*
+	 * Decides pages, not an amount (policy mode): the lower bound is
+	 * max(memory.min, min_bytes) only, without the estimate of what
+	 * reclaim could take, since the actuator moves the pages it picked.
+	 */
+	bool picks_pages;
 };
 
 struct mdkd_actuator_ops {
@@ -150,8 +194,14 @@ const struct mdkd_actuator_ops *mdkd_actuator_find(const char *name);
 extern const struct mdkd_mode_ops mdkd_mode_senpai;
 extern const struct mdkd_mode_ops mdkd_mode_senpai_integral;
 extern const struct mdkd_mode_ops mdkd_mode_off;
+extern const struct mdkd_mode_ops mdkd_mode_policy;
 extern const struct mdkd_actuator_ops mdkd_act_reclaim;
 extern const struct mdkd_actuator_ops mdkd_act_high_pulse;
+extern const struct mdkd_actuator_ops mdkd_act_pageout;
+extern const struct mdkd_actuator_ops mdkd_act_migrate;
+
+/* mdkd_mode_interval_us() - how often @set's mode wants a sample. */
+uint64_t mdkd_mode_interval_us(const struct mdkd_settings *set);
 
 /* Per-cgroup controller state, owned by the core. */
 struct mdkd_ctl {
@@ -207,7 +257,8 @@ void mdkd_interval_derive(const struct mdkd_sample *prev,
 
 /*
  * mdkd_floor_bytes() - the lower bound: max(memory.min, min_bytes) plus
- * what reclaim cannot take (memory.current - mdkd_reclaimable_bytes()).
+ * what reclaim cannot take (memory.current - mdkd_reclaimable_bytes());
+ * for a mode that picks pages, max(memory.min, min_bytes) alone.
  */
 uint64_t mdkd_floor_bytes(const struct mdkd_sample *s,
 			  const struct mdkd_settings *set);

@@ -112,6 +112,8 @@ static int choose_actuator(const struct mdkd_settings *set, int dirfd,
 	*out = NULL;
 	if (set->mode->observe_only)
 		return 0;
+	if (!a && set->mode->actuator)
+		a = set->mode->actuator(set);
 	if (!a)
 		a = mdkd_act_reclaim.probe(dirfd, err, errlen) ?
 			    &mdkd_act_high_pulse :
@@ -355,31 +357,37 @@ static void cg_update(struct mdkd_cgroup *cg, const struct mdkd_settings *set,
 {
 	const struct mdkd_mode_ops *old = cg->ctl.mode;
 	const struct mdkd_actuator_ops *a;
+	struct mdkd_settings prev = cg->set;
 	char err[512];
 
-	if (set->mode != old) {
+	/* A mode starting afresh reads the new settings. */
+	if (set != &cg->set)
+		cg->set = *set;
+	if (cg->set.mode != old) {
+		const struct mdkd_mode_ops *mode = cg->set.mode;
+
 		if (old->stop)
 			old->stop(cg, cg->ctl.mode_state);
-		if (mdkd_ctl_set_mode(&cg->ctl, set->mode)) {
+		if (mdkd_ctl_set_mode(&cg->ctl, mode)) {
 			log_err("%s: out of memory switching to mode %s; observing only",
-				cg->path, set->mode->name);
+				cg->path, mode->name);
 			mdkd_ctl_set_mode(&cg->ctl, &mdkd_mode_off);
-		}
-		if (set->mode->start && set->mode->start(cg, cg->ctl.mode_state,
-							 err, sizeof(err))) {
+		} else if (mode->start && mode->start(cg, cg->ctl.mode_state,
+						      err, sizeof(err))) {
 			log_err("%s: mode %s: %s; observing only", cg->path,
-				set->mode->name, err);
+				mode->name, err);
 			mdkd_ctl_set_mode(&cg->ctl, &mdkd_mode_off);
 		}
 		log_info("%s: mode %s -> %s", cg->path, old->name,
 			 cg->ctl.mode->name);
 	}
-	if (set->interval_us < cg->set.interval_us &&
-	    cg->next_due_us > now_us(cg->d) + set->interval_us)
-		cg->next_due_us = now_us(cg->d) + set->interval_us;
-	if (set != &cg->set)
-		cg->set = *set;
 	cg->set.mode = cg->ctl.mode;
+	if (mdkd_mode_interval_us(&cg->set) < mdkd_mode_interval_us(&prev) &&
+	    cg->next_due_us > now_us(cg->d) + mdkd_mode_interval_us(&cg->set))
+		cg->next_due_us =
+			now_us(cg->d) + mdkd_mode_interval_us(&cg->set);
+	if (cg->ctl.mode == old && old->update)
+		old->update(cg, cg->ctl.mode_state, &prev);
 	if (source != cg->source)
 		snprintf(cg->source, sizeof(cg->source), "%s", source);
 	if (cg->acting)
@@ -608,6 +616,8 @@ static void decide(struct mdkd *d, struct mdkd_cgroup *cg)
 	}
 	s.host_swap_total_bytes = d->swap_total;
 	s.host_swap_free_bytes = d->swap_free;
+	if (cg->ctl.mode->observe)
+		cg->ctl.mode->observe(cg, cg->ctl.mode_state, &s);
 	mdkd_ctl_step(&cg->ctl, &cg->set, &s, &cg->iv, &cg->dec);
 	cg->sample = s;
 	cg->have_sample = true;
@@ -760,9 +770,9 @@ static void run_due(struct mdkd *d, uint64_t now)
 
 		if (cg->reading || cg->next_due_us > now)
 			continue;
-		cg->next_due_us += cg->set.interval_us;
+		cg->next_due_us += mdkd_mode_interval_us(&cg->set);
 		if (cg->next_due_us <= now)
-			cg->next_due_us = now + cg->set.interval_us;
+			cg->next_due_us = now + mdkd_mode_interval_us(&cg->set);
 		if (cg->acting) {
 			/* Still carrying out the last decision: skip one. */
 			cg->stats.busy_skips++;

@@ -13,6 +13,7 @@ const char *const mdkd_cmd_names[MDKD_CMD_NR] = {
 	[MDKD_CMD_PING] = "ping",	[MDKD_CMD_STATUS] = "status",
 	[MDKD_CMD_SET] = "set",		[MDKD_CMD_MANAGE] = "manage",
 	[MDKD_CMD_RELEASE] = "release", [MDKD_CMD_RELOAD] = "reload",
+	[MDKD_CMD_MPC] = "mpc",
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -166,7 +167,7 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 					break;
 			if (i == MDKD_CMD_NR) {
 				fail(err, errlen,
-				     "cmd: unknown command '%.64s' (ping, status, set, manage, release, reload)",
+				     "cmd: unknown command '%.64s' (ping, status, set, manage, release, reload, mpc)",
 				     c);
 				goto out;
 			}
@@ -212,6 +213,7 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 		/* fall through */
 	case MDKD_CMD_MANAGE:
 	case MDKD_CMD_RELEASE:
+	case MDKD_CMD_MPC:
 		if (!req->has_cgroup) {
 			fail(err, errlen, "%s: needs \"cgroup\"",
 			     mdkd_cmd_names[req->cmd]);

@@ -10,6 +10,7 @@
  *   {"v":1,"cmd":"manage","cgroup":"a/b"}        (optional "settings")
  *   {"v":1,"cmd":"release","cgroup":"a/b"}
  *   {"v":1,"cmd":"reload"}
+ *   {"v":1,"cmd":"mpc","cgroup":"a/b"}           (policy mode: live MPCs)
  *
  * and every response is {"v":1,"ok":true,...} or
  * {"v":1,"ok":false,"error":"what was wrong"}.  Unknown fields, a
@@ -37,6 +38,7 @@ enum mdkd_cmd {
 	MDKD_CMD_MANAGE,
 	MDKD_CMD_RELEASE,
 	MDKD_CMD_RELOAD,
+	MDKD_CMD_MPC,
 	MDKD_CMD_NR,
 };
 

@@ -170,6 +170,11 @@ struct mdk_policy_ops {
 	 */
 	int64_t (*wait)(const uint64_t *v, uint32_t reuse, uint32_t len,
 			bool tail);
+	/*
+	 * wait() ignores @len and @tail: the policy decides when the interval
+	 * opens, so a daemon can run it (mdk_policy_decide()).
+	 */
+	bool online;
 	/* budget() - promotions allowed in a window of @accessed pages. */
 	uint64_t (*budget)(const uint64_t *v, uint64_t accessed);
 

@@ -210,3 +210,20 @@ size_t mdk_stream_tails(const struct mdk_stream *s, uint32_t *cursor,
 	*cursor = p;
 	return k;
 }
+
+int mdk_stream_forget(struct mdk_stream *s, uint32_t page)
+{
+	uint32_t l1, r;
+
+	if (!stream_get(s, page, &l1, &r))
+		return -ENOENT;
+	if (s->packed) {
+		((uint32_t *)s->st)[page] = 0;
+	} else {
+		struct page_state *ps = s->st;
+
+		ps[page].last1 = 0;
+		ps[page].reuse = 0;
+	}
+	return 0;
+}

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,6 +606,100 @@ int mdk_policy_setting(const struct mdk_policy *p, size_t i,
 			s->p1 = x;
 	}
 	return 0;
+}
+
+/* Append to @buf at *@pos (snprintf semantics: *@pos may pass @len). */
+static void spec_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void spec_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(*pos < len ? buf + *pos : NULL,
+		      *pos < len ? len - *pos : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*pos += (size_t)n;
+}
+
+int mdk_policy_spec(const struct mdk_policy *p, char *buf, size_t len)
+{
+	const struct mdk_policy_ops *ops = p->ops;
+	size_t pos = 0, i, j, k;
+	bool first = true;
+
+	if (len)
+		buf[0] = '\0';
+	spec_put(buf, len, &pos, "%s", ops->name);
+	for (k = 0; k < ops->nparams; k++) {
+		const struct mdk_grid *g = &p->grid[k];
+		enum mdk_param_type t = ops->params[k].type;
+
+		if (!g->n || (!p->given[k] && !p->resolved))
+			continue;
+		spec_put(buf, len, &pos, "%c%s=", first ? ':' : ',',
+			 ops->params[k].key);
+		first = false;
+		for (i = 0; i < g->n; i = j) {
+			/* Runs of consecutive counts become LO-HI. */
+			for (j = i + 1; t != MDK_PARAM_FRACTION && j < g->n &&
+					g->v[j] == g->v[j - 1] + 1;
+			     j++)
+				;
+			if (t == MDK_PARAM_FRACTION) {
+				/* ppm as a fraction with six decimals at most */
+				char v[32], *e;
+
+				snprintf(
+					v, sizeof(v), "%llu.%06llu",
+					(unsigned long long)(g->v[i] / 1000000),
+					(unsigned long long)(g->v[i] %
+							     1000000));
+				for (e = v + strlen(v); e[-1] == '0';)
+					*--e = '\0';
+				if (e[-1] == '.')
+					e[-1] = '\0';
+				spec_put(buf, len, &pos, "%s%s", i ? "/" : "",
+					 v);
+			} else if (j - i > 2) {
+				spec_put(buf, len, &pos, "%s%llu-%llu",
+					 i ? "/" : "",
+					 (unsigned long long)g->v[i],
+					 (unsigned long long)g->v[j - 1]);
+			} else {
+				for (; i < j; i++)
+					spec_put(buf, len, &pos, "%s%llu",
+						 i ? "/" : "",
+						 (unsigned long long)g->v[i]);
+			}
+		}
+	}
+	return (int)pos;
+}
+
+bool mdk_policy_online(const struct mdk_policy *p)
+{
+	return p->ops->online && p->ops->wait;
+}
+
+int mdk_policy_decide(const struct mdk_policy *p, size_t i, uint32_t reuse,
+		      uint32_t *wait)
+{
+	struct mdk_setting s;
+	int64_t d;
+
+	if (!mdk_policy_online(p))
+		return -EOPNOTSUPP;
+	if (mdk_policy_setting(p, i, &s))
+		return -ERANGE;
+	/* Online policies look at neither the length nor the tail flag. */
+	d = p->ops->wait(s.v, reuse, 0, false);
+	if (d == MDK_KEEP)
+		return 0;
+	*wait = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+	return 1;
 }
 
 int mdk_policy_format(const struct mdk_policy *p, size_t i, char *buf,

@@ -54,6 +54,7 @@ const struct mdk_policy_ops mdk_policy_age = {
 		  .max = MDK_TRACE_MAX_WINDOW, .dflt = mdk__grid_thresholds },
 	},
 	.wait = age_wait,
+	.online = true,
 	.budget = NULL,
 	.gen_r = MDK_GEN_NONE,
 	.gen_g = 0,

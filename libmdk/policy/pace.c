@@ -82,6 +82,7 @@ const struct mdk_policy_ops mdk_policy_pace = {
 		  .max = MDK_TRACE_MAX_WINDOW, .dflt = pace_default },
 	},
 	.wait = pace_wait,
+	.online = true,
 	.gen_r = 0,
 	.gen_g = 1,
 	.gen_row = pace_row,

@@ -66,6 +66,7 @@ const struct mdk_policy_ops mdk_policy_paw = {
 		  .max = MDK_TRACE_MAX_WINDOW, .dflt = paw_default_wait },
 	},
 	.wait = paw_wait,
+	.online = true,
 	.gen_r = 0,
 	.gen_g = 1,
 	.gen_row = paw_row,

@@ -82,6 +82,14 @@ int mdk_stream_open(const struct mdk_stream *s, uint32_t page, uint32_t *start,
 size_t mdk_stream_tails(const struct mdk_stream *s, uint32_t *cursor,
 			uint32_t *start, uint32_t *reuse, size_t max);
 
+/*
+ * mdk_stream_forget() - forget dense page @page, as if never fed: its next
+ * access is a first access.  A live consumer frees the index of a page
+ * that cannot be accessed again (its process exited) and hands it to
+ * another page.  Returns 0, or -ENOENT for a page never fed.
+ */
+int mdk_stream_forget(struct mdk_stream *s, uint32_t page);
+
 /* mdk_stream_pages() - 1 + the largest page index fed. */
 uint32_t mdk_stream_pages(const struct mdk_stream *s);
 

@@ -112,6 +112,34 @@ int mdk_policy_setting(const struct mdk_policy *p, size_t i,
 int mdk_policy_format(const struct mdk_policy *p, size_t i, char *buf,
 		      size_t len);
 
+/*
+ * mdk_policy_spec() - @p with the whole grid of every parameter given or
+ * resolved, as a spec that mdk_policy_new() parses back to the same
+ * settings: "age:T=1-239", "opp:rho=0/0.001/0.002".  Parameters neither
+ * given nor resolved are left out.  snprintf semantics: returns the
+ * length it needed.
+ */
+int mdk_policy_spec(const struct mdk_policy *p, char *buf, size_t len);
+
+/*
+ * mdk_policy_online() - whether @p decides each interval when it opens,
+ * from the prior reuse distance alone (age, paw, pace): what a daemon can
+ * run.  vmin needs the interval's length, opp a window's future accesses.
+ */
+bool mdk_policy_online(const struct mdk_policy *p);
+
+/*
+ * mdk_policy_decide() - setting @i of an online policy @p (resolved) for
+ * the interval that opens with an access whose prior reuse distance is
+ * @reuse (0: the page's first access): reclaim the page once it has been
+ * idle *@wait windows, i.e. at the end of window a + *@wait for an access
+ * in window a.  Returns 1 (reclaim after *@wait), 0 (keep the page for
+ * the whole interval), -EOPNOTSUPP (not an online policy) or -ERANGE (no
+ * such setting).
+ */
+int mdk_policy_decide(const struct mdk_policy *p, size_t i, uint32_t reuse,
+		      uint32_t *wait);
+
 /* The registry: policies 0..mdk_policy_count()-1, by name and help. */
 size_t mdk_policy_count(void);
 const char *mdk_policy_name_at(size_t i);

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * actuator migrate: the CXL back end of policy mode.  The pages the policy
+ * picked move to the CMM-MP node (the CPU-less NUMA node cmm_mp.ko onlines
+ * pool segments into, in a slower memory tier) with move_pages(2); a
+ * demoted page stays mapped and is read in place, without a fault.  So
+ * that the promotion model holds (a page reclaimed and touched again is
+ * promoted once, in the window it is touched), the pages of the tier node
+ * that a window saw accessed again move back to a DRAM node in the same
+ * action, unless cxl_promote is off (then NUMA balancing, if on, promotes
+ * them).
+ *
+ * move_pages() takes one process, an array of addresses and one target
+ * node per page, and fills a status per page (the node it is on now, or
+ * -errno: -EFAULT unmapped or the zero page, -ENOENT not present, -EACCES
+ * shared with another process, -EBUSY, -ENOMEM).  At most
+ * MDKD_MIGRATE_BATCH pages a call.  MPOL_MF_MOVE: only pages this process
+ * alone maps.  Synchronous, like the pageout actuator.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "manager.h"
+#include "pages.h"
+#include "sampler.h"
+
+struct batch {
+	void **addr;
+	int *nodes, *status;
+};
+
+/* Move @ids[0..n) (one process, @pid) to @node; adds what moved to *@done. */
+static void move_proc(const struct mdkd_page_sys *sys, struct batch *b,
+		      pid_t pid, const uint64_t *ids, size_t n, int node,
+		      uint64_t *done, struct mdkd_pages_result *r)
+{
+	size_t i, k, m;
+
+	for (i = 0; i < n; i += m) {
+		long ret;
+
+		m = n - i < MDKD_MIGRATE_BATCH ? n - i : MDKD_MIGRATE_BATCH;
+		for (k = 0; k < m; k++) {
+			b->addr[k] = (void *)(uintptr_t)mdkd_page_id_addr(
+				ids[i + k]);
+			b->nodes[k] = node;
+			b->status[k] = -EINVAL;
+		}
+		ret = sys->move_pages(pid, m, b->addr, b->nodes, b->status);
+		r->calls++;
+		if (ret < 0) {
+			int err = errno;
+
+			if (err == ESRCH)
+				r->gone += n - i;
+			else if (err == EPERM || err == EACCES)
+				r->denied += n - i;
+			else
+				r->failed += n - i;
+			if (!r->first_error)
+				r->first_error = -err;
+			if (err == ESRCH || err == EPERM)
+				return; /* the rest of this process too */
+			continue;
+		}
+		/* ret > 0 is the number not migrated: the statuses say which. */
+		for (k = 0; k < m; k++) {
+			if (b->status[k] == node) {
+				(*done)++;
+				continue;
+			}
+			r->failed++;
+			if (!r->first_error && b->status[k] < 0)
+				r->first_error = b->status[k];
+		}
+	}
+}
+
+static int move_list(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
+		     struct batch *b, const uint64_t *ids, size_t n, int node,
+		     uint64_t *done)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		uint32_t proc = mdkd_page_id_proc(ids[i]);
+		pid_t pid;
+
+		for (j = i + 1; j < n && mdkd_page_id_proc(ids[j]) == proc; j++)
+			;
+		pid = p->pid_of(p->pid_arg, proc);
+		if (pid <= 0) {
+			p->res.gone += j - i;
+			continue;
+		}
+		move_proc(sys, b, pid, ids + i, j - i, node, done, &p->res);
+	}
+	return 0;
+}
+
+int mdkd_migrate(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
+		 size_t n)
+{
+	struct batch b;
+	int ret = 0;
+
+	if (n > p->nout)
+		n = p->nout;
+	b.addr = malloc(MDKD_MIGRATE_BATCH * sizeof(*b.addr));
+	b.nodes = malloc(MDKD_MIGRATE_BATCH * sizeof(*b.nodes));
+	b.status = malloc(MDKD_MIGRATE_BATCH * sizeof(*b.status));
+	if (!b.addr || !b.nodes || !b.status) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* Promotions first: the workload is the one waiting for them. */
+	if (p->nback && p->home_node >= 0)
+		move_list(sys, p, &b, p->back, p->nback, p->home_node,
+			  &p->res.back_done);
+	move_list(sys, p, &b, p->out, n, p->tier_node, &p->res.out_done);
+	p->res.out_tried += n;
+out:
+	free(b.addr);
+	free(b.nodes);
+	free(b.status);
+	return ret;
+}
+
+static int migrate_attach(struct mdkd_cgroup *cg, void *state, char *err,
+			  size_t errlen)
+{
+	if (!mdkd_policy_pages(cg)) {
+		snprintf(
+			err, errlen,
+			"actuator migrate moves the pages mode policy picks (set mode = policy)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int migrate_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
+{
+	struct mdkd_pages *p = mdkd_policy_pages(cg);
+	size_t budget = bytes / MDKD_PAGE_SIZE, n;
+	int ret;
+
+	if (!p || p->tier_node < 0) {
+		mdkd_cgroup_act_done(cg, -EINVAL);
+		return 1;
+	}
+	memset(&p->res, 0, sizeof(p->res));
+	/* The budget covers the promotions first (see mode_policy.c). */
+	n = budget > p->nback ? budget - p->nback : 0;
+	ret = mdkd_migrate(mdkd_page_sys, p, n);
+	if (p->res.denied || p->res.failed)
+		log_debug(
+			"%s: migrate: %llu demoted, %llu promoted, %llu failed, %llu denied, %llu gone (%s)",
+			cg->path, (unsigned long long)p->res.out_done,
+			(unsigned long long)p->res.back_done,
+			(unsigned long long)p->res.failed,
+			(unsigned long long)p->res.denied,
+			(unsigned long long)p->res.gone,
+			strerror(-p->res.first_error));
+	cg->act_bytes = p->res.out_done * MDKD_PAGE_SIZE;
+	if (!ret && !p->res.out_done && !p->res.back_done &&
+	    p->res.first_error && p->res.first_error != -ESRCH)
+		ret = p->res.first_error;
+	mdkd_cgroup_act_done(cg, ret);
+	return 1;
+}
+
+const struct mdkd_actuator_ops mdkd_act_migrate = {
+	.name = "migrate",
+	.help = "move_pages(2) of the pages mode policy picks to the CMM-MP node (CXL)",
+	.state_size = 0,
+	.probe = NULL,
+	.attach = migrate_attach,
+	.apply = migrate_apply,
+	.restore = NULL,
+	.detach = NULL,
+};

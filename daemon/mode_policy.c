@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mode policy: the page policies of the Memory Designer's Kit, run live.
+ *
+ * Each interval of a policy-mode cgroup is one sampler window (the window
+ * key; the interval key does not apply).  At the end of every window:
+ *
+ *  1. observe (impure): the sampler ends the window and reports the pages
+ *     the cgroup's processes accessed in it and the promotions BPF counted;
+ *     the window goes to the trace file (if any) and to the live evaluator,
+ *     which updates the interval stream and every live MPC over the
+ *     horizon; pages of processes that are gone are forgotten.  Then the
+ *     setting to run is chosen -- the policy key's single setting, or with
+ *     auto_tune the setting of that policy that saves the most over the
+ *     horizon within target_rate (after warmup windows) -- and the pages
+ *     it reclaims now are picked (evaluator.h, mdkd_eval_pick()); for the
+ *     CXL back end, the tier-node pages the window saw accessed again are
+ *     the ones to promote back.
+ *  2. decide (pure): the Senpai PSI guard: memory pressure ("some", share
+ *     of the window) at or above psi_threshold pauses the page-outs (the
+ *     promotions still run); otherwise the amount is the picked pages.
+ *     The core then applies the back-off, the IO-pressure guard, max_bytes
+ *     and the lower bound as in every mode.
+ *  3. the actuator (pageout or migrate, chosen by backend) moves the
+ *     pages; feedback marks those it tried as reclaimed in the evaluator,
+ *     so they are picked again only after their next access.
+ *
+ * A setting's predicted promotion rate is its point on the live curve; the
+ * measured one comes from the sampler's BPF counters (swap-ins and file
+ * refaults for swap, tier residency of the accessed pages -- STAR -- plus
+ * NUMA promotions for CXL); the acted one counts the pages mdkd moved out
+ * that came back.  All three are per window over the window's accessed
+ * pages.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mdk/trace.h>
+
+#include "controller.h"
+#include "evaluator.h"
+#include "log.h"
+#include "manager.h"
+#include "mode_policy.h"
+#include "pages.h"
+
+/* ---- the window source ---- */
+
+static void *sampler_open(const struct mdkd_sampler_opts *opts, char *msg,
+			  size_t len)
+{
+	return mdkd_sampler_new(opts, msg, len);
+}
+
+static int sampler_start(void *src, char *msg, size_t len)
+{
+	return mdkd_sampler_start(src, msg, len);
+}
+
+static int sampler_next(void *src, struct mdkd_sampler_window *w, char *msg,
+			size_t len)
+{
+	return mdkd_sampler_next(src, w, msg, len);
+}
+
+static const struct mdkd_sampler_proc *sampler_proc(void *src, uint32_t id)
+{
+	return mdkd_sampler_proc(src, id);
+}
+
+static void sampler_close(void *src)
+{
+	mdkd_sampler_free(src);
+}
+
+const struct mdkd_policy_source mdkd_policy_source_sampler = {
+	.open = sampler_open,
+	.start = sampler_start,
+	.next = sampler_next,
+	.proc = sampler_proc,
+	.close = sampler_close,
+};
+
+const struct mdkd_policy_source *mdkd_policy_source =
+	&mdkd_policy_source_sampler;
+
+/* ---- state ---- */
+
+struct policy_totals {
+	uint64_t windows; /* windows fed to the evaluator */
+	uint64_t picked; /* pages the settings picked */
+	uint64_t out; /* pages advised (pageout) or demoted (migrate) */
+	uint64_t back; /* pages promoted back (migrate) */
+	uint64_t failed, gone, denied; /* pages the actuator could not move */
+	uint64_t paused; /* windows whose page-outs PSI paused */
+	uint64_t tune_changes; /* auto-tune switched settings */
+	uint64_t forgotten; /* pages of processes that were gone */
+	uint64_t sampler_cpu_ns; /* the sampler's CPU time */
+	uint64_t errors; /* windows lost to a sampler or evaluator error */
+};
+
+struct policy_state {
+	const struct mdkd_policy_source *src_ops;
+	void *src;
+	struct mdkd_eval *eval;
+	bool started; /* window 0 began */
+	int tier_node, home_node; /* cxl */
+
+	struct mdk_trace_writer *trace;
+	char trace_path[sizeof(((struct mdkd_settings *)0)->trace_file)];
+	bool trace_failed;
+
+	/* the setting this window runs */
+	struct mdkd_eval_sel sel;
+	char running[96];
+	bool tuned;
+	enum mdkd_reason why; /* MDKD_R_RECLAIM, or why nothing is picked */
+	char last_error[256];
+
+	/* the decision, for the actuator */
+	struct mdkd_pages pages;
+	size_t npicked;
+
+	struct mdkd_sampler_window last; /* counters only (pages not kept) */
+	bool have_last;
+	struct policy_totals tot;
+	struct mdkd_cgroup *cg;
+};
+
+static pid_t pid_of(void *arg, uint32_t proc)
+{
+	struct policy_state *st = arg;
+	const struct mdkd_sampler_proc *p = st->src_ops->proc(st->src, proc);
+
+	return p && p->alive ? p->pid : 0;
+}
+
+static bool proc_gone(uint32_t proc, void *arg)
+{
+	struct policy_state *st = arg;
+	const struct mdkd_sampler_proc *p = st->src_ops->proc(st->src, proc);
+
+	return !p || !p->alive;
+}
+
+static void set_error(struct policy_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_error(struct policy_state *st, const char *fmt, ...)
+{
+	char msg[sizeof(st->last_error)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* Log a message once, not every window. */
+	if (strcmp(msg, st->last_error))
+		log_warn("%s: %s", st->cg->path, msg);
+	snprintf(st->last_error, sizeof(st->last_error), "%s", msg);
+}
+
+static struct mdkd_eval *eval_new(const struct mdkd_settings *set, char *err,
+				  size_t errlen)
+{
+	struct mdkd_eval_opts o = {
+		.horizon = set->horizon,
+		.policies = set->evaluate,
+	};
+
+	return mdkd_eval_new(&o, err, errlen);
+}
+
+static void trace_close(struct policy_state *st)
+{
+	char err[256];
+
+	if (st->trace && mdk_trace_writer_close(st->trace, err, sizeof(err)))
+		log_warn("%s: trace_file %s: %s", st->cg->path, st->trace_path,
+			 err);
+	st->trace = NULL;
+	st->trace_path[0] = '\0';
+	st->trace_failed = false;
+}
+
+static void trace_open(struct policy_state *st)
+{
+	const struct mdkd_settings *set = &st->cg->set;
+	struct mdk_trace_writer_opts o = { .page_size = 4096 };
+	char desc[MDKD_CGROUP_PATH_MAX + 256], err[512];
+	struct timespec ts;
+
+	if (st->trace || st->trace_failed || !set->trace_file[0])
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(
+		desc, sizeof(desc),
+		"mdkd policy mode, cgroup %s: page id = process << %d | virtual address >> 12; windows numbered from the mode's start",
+		st->cg->path, MDKD_PAGE_VPN_BITS);
+	o.window_us = set->window_us;
+	o.start_us = (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	o.desc = desc;
+	if (mdk_trace_writer_open(set->trace_file, &o, &st->trace, err,
+				  sizeof(err))) {
+		log_warn("%s: trace_file: %s", st->cg->path, err);
+		st->trace = NULL;
+		st->trace_failed = true;
+		return;
+	}
+	snprintf(st->trace_path, sizeof(st->trace_path), "%s", set->trace_file);
+}
+
+/* ---- hooks ---- */
+
+static void policy_stop(struct mdkd_cgroup *cg, void *state)
+{
+	struct policy_state *st = state;
+
+	trace_close(st);
+	mdkd_eval_free(st->eval);
+	st->eval = NULL;
+	if (st->src)
+		st->src_ops->close(st->src);
+	st->src = NULL;
+	st->started = false;
+}
+
+static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
+			size_t errlen)
+{
+	struct policy_state *st = state;
+	const struct mdkd_settings *set = &cg->set;
+	struct mdkd_sampler_opts o = { .tier_node = -1 };
+	char dir[MDKD_PATH_MAX + MDKD_CGROUP_PATH_MAX];
+
+	st->cg = cg;
+	st->src_ops = mdkd_policy_source;
+	st->tier_node = st->home_node = -1;
+	st->sel.policy = -1;
+	st->why = MDKD_R_NOTHING;
+	if (set->backend == MDKD_BACKEND_CXL) {
+		int node = set->tier_node >= 0 ? set->tier_node :
+						 mdkd_cmm_mp_node(NULL);
+
+		if (node < 0) {
+			snprintf(
+				err, errlen,
+				"backend cxl: tier_node is -1 and /sys/kernel/cmm_mp/node: %s (load cmm_mp.ko or set tier_node)",
+				strerror(-node));
+			return node;
+		}
+		st->tier_node = node;
+		st->home_node = mdkd_home_node(NULL, node);
+		o.tier_node = node;
+	}
+	st->eval = eval_new(set, err, errlen);
+	if (!st->eval)
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%s/%s", cg->d->cfg->global.cgroup_root,
+		 cg->path);
+	o.cgroup = dir;
+	st->src = st->src_ops->open(&o, err, errlen);
+	if (!st->src) {
+		mdkd_eval_free(st->eval);
+		st->eval = NULL;
+		return -EIO;
+	}
+	st->pages.pid_of = pid_of;
+	st->pages.pid_arg = st;
+	st->pages.tier_node = st->tier_node;
+	st->pages.home_node = st->home_node;
+	return 0;
+}
+
+/* The setting to run in this window, into st->sel; st->why otherwise. */
+static void choose(struct policy_state *st)
+{
+	const struct mdkd_settings *set = &st->cg->set;
+	struct mdkd_eval_sel sel;
+	char err[512];
+	int ret;
+
+	if (set->auto_tune) {
+		if (mdkd_eval_windows(st->eval) < set->warmup) {
+			st->why = MDKD_R_WARMUP;
+			st->sel.policy = -1;
+			return;
+		}
+		ret = mdkd_eval_tune(st->eval, set->policy, set->target_rate,
+				     &sel, NULL, err, sizeof(err));
+		if (ret == -ENOENT) {
+			st->why = MDKD_R_NO_SETTING;
+			st->sel.policy = -1;
+			return;
+		}
+	} else {
+		ret = mdkd_eval_find(st->eval, set->policy, &sel, err,
+				     sizeof(err));
+	}
+	if (ret) {
+		set_error(st, "policy %s: %s", set->policy, err);
+		st->why = MDKD_R_NO_SETTING;
+		st->sel.policy = -1;
+		return;
+	}
+	if (sel.policy != st->sel.policy || sel.setting != st->sel.setting) {
+		char was[sizeof(st->running)];
+
+		snprintf(was, sizeof(was), "%s", st->running);
+		mdk_policy_format(
+			mdkd_eval_policy(st->eval, (size_t)sel.policy),
+			sel.setting, st->running, sizeof(st->running));
+		if (set->auto_tune) {
+			st->tot.tune_changes++;
+			log_info("%s: auto-tune: %s -> %s (target %g%%)",
+				 st->cg->path, *was ? was : "none", st->running,
+				 set->target_rate * 100);
+		}
+	}
+	st->sel = sel;
+	st->tuned = set->auto_tune;
+	st->why = MDKD_R_RECLAIM;
+}
+
+static void policy_observe(struct mdkd_cgroup *cg, void *state,
+			   const struct mdkd_sample *cur)
+{
+	struct policy_state *st = state;
+	const struct mdkd_settings *set = &cg->set;
+	struct mdkd_sampler_window w;
+	uint64_t measured;
+	const uint64_t *ids;
+	size_t n;
+	char msg[512];
+	int ret;
+
+	st->pages.nout = st->pages.nback = 0;
+	st->npicked = 0;
+	st->why = MDKD_R_NOTHING;
+	if (!st->src || !st->eval)
+		return;
+	if (!st->started) {
+		/* The baseline sample: window 0 begins now. */
+		ret = st->src_ops->start(st->src, msg, sizeof(msg));
+		if (ret) {
+			set_error(st, "sampler: %s", msg);
+			return;
+		}
+		st->started = true;
+		trace_open(st);
+		return;
+	}
+	ret = st->src_ops->next(st->src, &w, msg, sizeof(msg));
+	if (ret) {
+		st->tot.errors++;
+		set_error(st, "sampler: %s", msg);
+		return;
+	}
+	st->tot.sampler_cpu_ns += w.cpu_ns;
+	trace_open(st);
+	if (st->trace &&
+	    mdk_trace_writer_put(st->trace, (uint32_t)w.index, w.pages,
+				 w.nr_pages, 0, msg, sizeof(msg))) {
+		log_warn("%s: trace_file %s: %s; closed", cg->path,
+			 st->trace_path, msg);
+		mdk_trace_writer_abort(st->trace);
+		st->trace = NULL;
+		st->trace_failed = true;
+	}
+	if (st->tier_node >= 0)
+		measured =
+			w.tier_pages + (w.have_counters ? w.promote_pages : 0);
+	else
+		measured =
+			w.swapin_pages + w.file_refault_pages + w.promote_pages;
+	ret = mdkd_eval_window(st->eval, w.pages, w.nr_pages, measured,
+			       w.have_counters || st->tier_node >= 0, msg,
+			       sizeof(msg));
+	if (ret) {
+		/* A failed generator cannot be trusted: start again. */
+		st->tot.errors++;
+		set_error(st, "evaluator: %s; evaluation restarted", msg);
+		mdkd_eval_free(st->eval);
+		st->eval = eval_new(set, msg, sizeof(msg));
+		st->sel.policy = -1;
+		st->running[0] = '\0';
+		return;
+	}
+	st->last = w;
+	st->last.pages = NULL;
+	st->have_last = true;
+	st->tot.windows++;
+	st->tot.forgotten += mdkd_eval_forget(st->eval, proc_gone, st);
+
+	choose(st);
+	if (st->why == MDKD_R_RECLAIM) {
+		ret = mdkd_eval_pick(st->eval, &st->sel, &ids, &n);
+		if (ret) {
+			set_error(st, "picking pages: %s", strerror(-ret));
+			st->why = MDKD_R_NOTHING;
+		} else {
+			st->pages.out = ids;
+			st->npicked = n;
+			st->tot.picked += n;
+		}
+	}
+	if (st->tier_node >= 0 && set->cxl_promote) {
+		st->pages.back = mdkd_eval_returned(st->eval, &n);
+		st->pages.nback = n;
+	}
+	if (st->last_error[0] && st->why == MDKD_R_RECLAIM)
+		st->last_error[0] = '\0';
+}
+
+static void policy_decide(void *state, const struct mdkd_settings *set,
+			  const struct mdkd_input *in, struct mdkd_decision *d)
+{
+	struct policy_state *st = state;
+	double psi = in->iv->mem_some, thr = set->psi_threshold;
+	bool pressure = thr <= 0 || psi >= thr;
+	size_t nout = st->why == MDKD_R_RECLAIM ? st->npicked : 0;
+
+	/* The PSI guard: no page-outs under pressure; promotions go on. */
+	if (pressure && nout) {
+		st->tot.paused++;
+		nout = 0;
+	}
+	st->pages.nout = nout;
+	d->want_bytes = (uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE;
+	if (d->want_bytes) {
+		d->reason = MDKD_R_RECLAIM;
+		return;
+	}
+	d->reason = pressure		      ? MDKD_R_PRESSURE :
+		    st->why == MDKD_R_RECLAIM ? MDKD_R_NOTHING :
+						st->why;
+}
+
+static void policy_feedback(void *state, const struct mdkd_settings *set,
+			    uint64_t bytes, int result)
+{
+	struct policy_state *st = state;
+	const struct mdkd_pages_result *r = &st->pages.res;
+
+	/* Tried pages are not picked again before their next access. */
+	if (st->eval && r->out_tried)
+		mdkd_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
+	st->tot.out += r->out_done;
+	st->tot.back += r->back_done;
+	st->tot.failed += r->failed;
+	st->tot.gone += r->gone;
+	st->tot.denied += r->denied;
+	memset(&st->pages.res, 0, sizeof(st->pages.res));
+	st->pages.nout = st->pages.nback = 0;
+}
+
+static void policy_update(struct mdkd_cgroup *cg, void *state,
+			  const struct mdkd_settings *old)
+{
+	struct policy_state *st = state;
+	const struct mdkd_settings *set = &cg->set;
+	char err[512];
+
+	if (set->backend != old->backend || set->tier_node != old->tier_node) {
+		/* A new tier node: a new sampler (STAR) and evaluation. */
+		policy_stop(cg, state);
+		if (policy_start(cg, state, err, sizeof(err)))
+			set_error(st, "restarting for the new back end: %s",
+				  err);
+		else
+			log_info(
+				"%s: back end %s: sampling and evaluation restarted",
+				cg->path, mdkd_backend_name(set->backend));
+		return;
+	}
+	if (strcmp(set->trace_file, st->trace_path))
+		trace_close(st); /* the new file opens at the next window */
+	if (set->horizon != old->horizon ||
+	    strcmp(set->evaluate, old->evaluate)) {
+		struct mdkd_eval *e = eval_new(set, err, sizeof(err));
+
+		if (!e) {
+			set_error(
+				st,
+				"evaluate %s, horizon %u: %s; keeping the previous ones",
+				set->evaluate, set->horizon, err);
+			return;
+		}
+		mdkd_eval_free(st->eval);
+		st->eval = e;
+		st->sel.policy = -1;
+		st->running[0] = '\0';
+		log_info("%s: evaluation restarted (horizon %u, %s)", cg->path,
+			 set->horizon, set->evaluate);
+	}
+}
+
+static uint64_t policy_interval_us(const struct mdkd_settings *set)
+{
+	return set->window_us;
+}
+
+static const struct mdkd_actuator_ops *
+policy_actuator(const struct mdkd_settings *set)
+{
+	return set->backend == MDKD_BACKEND_CXL ? &mdkd_act_migrate :
+						  &mdkd_act_pageout;
+}
+
+const struct mdkd_mode_ops mdkd_mode_policy = {
+	.name = "policy",
+	.help = "page policies (AGE, PAW, PACE) on the BPF sampler's windows, with live MPCs and auto-tuning",
+	.state_size = sizeof(struct policy_state),
+	.start = policy_start,
+	.init = NULL,
+	.decide = policy_decide,
+	.feedback = policy_feedback,
+	.stop = policy_stop,
+	.observe = policy_observe,
+	.update = policy_update,
+	.interval_us = policy_interval_us,
+	.actuator = policy_actuator,
+	.observe_only = false,
+	.picks_pages = true,
+};
+
+struct mdkd_pages *mdkd_policy_pages(struct mdkd_cgroup *cg)
+{
+	if (cg->ctl.mode != &mdkd_mode_policy || !cg->ctl.mode_state)
+		return NULL;
+	return &((struct policy_state *)cg->ctl.mode_state)->pages;
+}
+
+/* ---- JSON views ---- */
+
+static struct policy_state *state_of(struct mdkd_cgroup *cg)
+{
+	return cg->ctl.mode == &mdkd_mode_policy ? cg->ctl.mode_state : NULL;
+}
+
+static void add_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static void add_double(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(v));
+}
+
+static void add_str(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static struct json_object *rates_json(const struct mdkd_eval_rates *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_u64(o, "windows", r->windows);
+	add_u64(o, "promotions", r->promotions);
+	add_u64(o, "accessed", r->accessed);
+	add_double(o, "max_rate", r->max_rate);
+	add_double(o, "mean_rate", r->mean_rate);
+	add_double(o, "p99_rate", r->p99_rate);
+	return o;
+}
+
+/* [p1, p2|null, max_rate, mean_rate, p99_rate, savings, promotions,
+ *  saved, footprint] */
+static struct json_object *point_json(const struct mdk_point *p)
+{
+	struct json_object *a = json_object_new_array_ext(9);
+
+	json_object_array_add(a, json_object_new_double(p->p1));
+	json_object_array_add(a,
+			      p->has_p2 ? json_object_new_double(p->p2) : NULL);
+	json_object_array_add(a, json_object_new_double(p->max_rate));
+	json_object_array_add(a, json_object_new_double(p->mean_rate));
+	json_object_array_add(a, json_object_new_double(p->p99_rate));
+	json_object_array_add(a, json_object_new_double(p->savings));
+	json_object_array_add(a, json_object_new_uint64(p->promotions));
+	json_object_array_add(a, json_object_new_uint64(p->saved));
+	json_object_array_add(a, json_object_new_uint64(p->footprint));
+	return a;
+}
+
+/* The running setting's name and point, into @o. */
+static void running_json(struct policy_state *st, struct json_object *o)
+{
+	const struct mdkd_settings *set = &st->cg->set;
+	struct json_object *r = json_object_new_object();
+	struct mdk_point pt;
+	char err[256];
+
+	add_str(r, "policy", set->policy);
+	json_object_object_add(r, "auto_tune",
+			       json_object_new_boolean(set->auto_tune));
+	add_double(r, "target_rate", set->target_rate);
+	add_str(r, "reason", mdkd_reason_names[st->why]);
+	if (st->sel.policy >= 0 && st->eval &&
+	    !mdkd_eval_point(st->eval, &st->sel, &pt, err, sizeof(err))) {
+		add_str(r, "setting", st->running);
+		json_object_object_add(r, "tuned",
+				       json_object_new_boolean(st->tuned));
+		json_object_object_add(r, "predicted", point_json(&pt));
+	} else {
+		json_object_object_add(r, "setting", NULL);
+		json_object_object_add(r, "predicted", NULL);
+	}
+	json_object_object_add(o, "running", r);
+}
+
+struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
+{
+	struct policy_state *st = state_of(cg);
+	struct json_object *o, *w, *t;
+	struct mdkd_eval_rates m, a;
+
+	if (!st)
+		return NULL;
+	o = json_object_new_object();
+	add_str(o, "backend", mdkd_backend_name(cg->set.backend));
+	add_double(o, "window_s", cg->set.window_us / 1e6);
+	if (st->tier_node >= 0)
+		json_object_object_add(o, "tier_node",
+				       json_object_new_int(st->tier_node));
+	running_json(st, o);
+	if (st->eval) {
+		add_u64(o, "windows", mdkd_eval_windows(st->eval));
+		add_u64(o, "horizon", mdkd_eval_capacity(st->eval));
+		add_u64(o, "pages_tracked", mdkd_eval_pages(st->eval));
+		add_u64(o, "evaluator_bytes", mdkd_eval_memory(st->eval));
+		mdkd_eval_rates(st->eval, &m, &a);
+		json_object_object_add(o, "measured", rates_json(&m));
+		json_object_object_add(o, "acted", rates_json(&a));
+	}
+	if (st->have_last) {
+		const struct mdkd_sampler_window *l = &st->last;
+
+		w = json_object_new_object();
+		add_u64(w, "index", l->index);
+		add_u64(w, "accessed_pages", l->nr_pages);
+		add_u64(w, "procs", l->nr_procs);
+		add_u64(w, "swapin_pages", l->swapin_pages);
+		add_u64(w, "file_refault_pages", l->file_refault_pages);
+		add_u64(w, "promote_pages", l->promote_pages);
+		add_u64(w, "tier_pages", l->tier_pages);
+		add_double(w, "star",
+			   l->nr_pages ?
+				   (double)l->tier_pages / (double)l->nr_pages :
+				   0);
+		add_u64(w, "picked_pages", st->npicked);
+		add_double(w, "sampler_cpu_ms", l->cpu_ns / 1e6);
+		json_object_object_add(o, "last_window", w);
+	}
+	t = json_object_new_object();
+	add_u64(t, "windows", st->tot.windows);
+	add_u64(t, "picked_pages", st->tot.picked);
+	add_u64(t, "out_pages", st->tot.out);
+	add_u64(t, "back_pages", st->tot.back);
+	add_u64(t, "failed_pages", st->tot.failed);
+	add_u64(t, "gone_pages", st->tot.gone);
+	add_u64(t, "denied_pages", st->tot.denied);
+	add_u64(t, "paused_windows", st->tot.paused);
+	add_u64(t, "tune_changes", st->tot.tune_changes);
+	add_u64(t, "forgotten_pages", st->tot.forgotten);
+	add_u64(t, "errors", st->tot.errors);
+	add_double(t, "sampler_cpu_s", st->tot.sampler_cpu_ns / 1e9);
+	json_object_object_add(o, "totals", t);
+	add_str(o, "error", st->last_error);
+	return o;
+}
+
+struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
+					  size_t errlen)
+{
+	struct policy_state *st = state_of(cg);
+	struct json_object *o, *pols, *hd = NULL;
+	const struct mdkd_settings *set;
+	struct mdkd_eval_rates m, a;
+	struct mdk_point run, opp_best;
+	bool have_run = false, have_opp = false;
+	uint32_t lo, hi;
+	size_t i;
+
+	if (!st) {
+		snprintf(err, errlen, "%s: mode %s, not policy: no live MPC",
+			 cg->path, cg->ctl.mode->name);
+		return NULL;
+	}
+	set = &cg->set;
+	if (!st->eval || !mdkd_eval_horizon(st->eval, &lo, &hi)) {
+		snprintf(
+			err, errlen,
+			"%s: no window yet (the first ends %gs after the mode starts)",
+			cg->path, set->window_us / 1e6);
+		return NULL;
+	}
+	o = json_object_new_object();
+	add_str(o, "cgroup", cg->path);
+	add_str(o, "backend", mdkd_backend_name(set->backend));
+	add_double(o, "window_s", set->window_us / 1e6);
+	add_u64(o, "horizon", mdkd_eval_capacity(st->eval));
+	add_u64(o, "lo", lo);
+	add_u64(o, "hi", hi);
+	add_u64(o, "windows", hi - lo + 1);
+	add_str(o, "savings", "occupancy");
+	add_double(o, "target_rate", set->target_rate);
+	running_json(st, o);
+	if (st->sel.policy >= 0)
+		have_run =
+			!mdkd_eval_point(st->eval, &st->sel, &run, err, errlen);
+	mdkd_eval_rates(st->eval, &m, &a);
+	json_object_object_add(o, "measured", rates_json(&m));
+	add_str(o, "measured_source",
+		st->tier_node >= 0 ?
+			"tier residency of accessed pages (STAR) + NUMA promotions" :
+			"swap-ins + file refaults + NUMA promotions (BPF)");
+	json_object_object_add(o, "acted", rates_json(&a));
+	json_object_object_add(
+		o, "columns",
+		json_tokener_parse(
+			"[\"p1\",\"p2\",\"max_rate\",\"mean_rate\",\"p99_rate\",\"savings\",\"promotions\",\"saved\",\"footprint\"]"));
+	pols = json_object_new_array();
+	for (i = 0; i < mdkd_eval_npolicies(st->eval); i++) {
+		const struct mdk_policy *p = mdkd_eval_policy(st->eval, i);
+		struct json_object *po = json_object_new_object(), *arr;
+		struct mdk_point *pts;
+		char spec[8192];
+		long n, k, b;
+
+		n = mdkd_eval_curve(st->eval, i, &pts, err, errlen);
+		if (n < 0) {
+			json_object_put(po);
+			json_object_put(pols);
+			json_object_put(o);
+			return NULL;
+		}
+		mdk_policy_spec(p, spec, sizeof(spec));
+		add_str(po, "policy", mdk_policy_name(p));
+		add_str(po, "spec", spec);
+		add_u64(po, "settings", (uint64_t)n);
+		b = mdk_mpc_best(pts, (size_t)n, set->target_rate);
+		if (b >= 0) {
+			char best[96];
+
+			mdk_policy_format(p, (size_t)b, best, sizeof(best));
+			add_str(po, "best", best);
+			json_object_object_add(po, "best_point",
+					       point_json(&pts[b]));
+			if (!strcmp(mdk_policy_name(p), "opp")) {
+				opp_best = pts[b];
+				have_opp = true;
+			}
+		} else {
+			json_object_object_add(po, "best", NULL);
+		}
+		arr = json_object_new_array_ext((int)n);
+		for (k = 0; k < n; k++)
+			json_object_array_add(arr, point_json(&pts[k]));
+		json_object_object_add(po, "points", arr);
+		json_object_array_add(pols, po);
+		free(pts);
+	}
+	json_object_object_add(o, "policies", pols);
+	/* What better information could still gain at the target. */
+	if (have_opp) {
+		char s[96];
+
+		hd = json_object_new_object();
+		snprintf(s, sizeof(s), "opp:rho=%g", opp_best.p1);
+		add_str(hd, "opp", s);
+		add_double(hd, "opp_savings", opp_best.savings);
+		if (have_run) {
+			add_double(hd, "running_savings", run.savings);
+			add_double(hd, "headroom",
+				   opp_best.savings - run.savings);
+		}
+	}
+	json_object_object_add(o, "opp_headroom", hd);
+	return o;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mode policy (mode_policy.c): per managed cgroup, the page sampler feeds
+ * the live evaluator (evaluator.h) one window per interval; a policy
+ * setting -- fixed, or auto-tuned over the live curves -- picks pages,
+ * and the pageout or migrate actuator (pages.h) moves them.  This header
+ * is what the rest of the daemon sees of it: the source of windows (the
+ * sampler, or a fake in the unit tests) and the JSON views of the control
+ * socket.  Documentation/mdkd.rst, "Policy mode".
+ */
+#ifndef MDKD_MODE_POLICY_H
+#define MDKD_MODE_POLICY_H
+
+#include <json-c/json.h>
+
+#include "sampler.h"
+
+struct mdkd_cgroup;
+
+/* Where policy mode gets its windows: the sampler's calls, as sampler.h. */
+struct mdkd_policy_source {
+	void *(*open)(const struct mdkd_sampler_opts *opts, char *msg,
+		      size_t len);
+	int (*start)(void *src, char *msg, size_t len);
+	int (*next)(void *src, struct mdkd_sampler_window *w, char *msg,
+		    size_t len);
+	const struct mdkd_sampler_proc *(*proc)(void *src, uint32_t id);
+	void (*close)(void *src);
+};
+
+extern const struct mdkd_policy_source mdkd_policy_source_sampler;
+/* What new policy-mode cgroups use; the unit tests point it at a fake. */
+extern const struct mdkd_policy_source *mdkd_policy_source;
+
+/*
+ * mdkd_policy_status_json() - what mdkctl status shows of a policy-mode
+ * cgroup: the running setting, the last window, totals.
+ * Return: a new object, or NULL when @cg does not run mode policy.
+ */
+struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg);
+
+/*
+ * mdkd_policy_live_json() - the live MPCs of @cg over its horizon, the
+ * running setting, the OPP headroom and the measured, acted and predicted
+ * promotion rates (the "mpc" request of the control socket, mdkctl mpc
+ * --live).
+ * Return: a new object, or NULL with the reason in @err.
+ */
+struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
+					  size_t errlen);
+
+#endif /* MDKD_MODE_POLICY_H */

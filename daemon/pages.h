@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Page actuators: what mdkd's policy mode (mode_policy.c) hands to the
+ * actuator that moves its pages, and the two that do.
+ *
+ *  - pageout (act_pageout.c): process_madvise(MADV_PAGEOUT) on a pidfd,
+ *    contiguous pages batched into one iovec each, for the swap and zswap
+ *    back end;
+ *  - migrate (act_migrate.c): move_pages(2) (libnuma) to the CMM-MP node
+ *    for the CXL back end, and back to a DRAM node for the pages of that
+ *    node the window saw accessed again.
+ *
+ * Pages are the sampler's ids (proc << 44 | vaddr >> 12, sampler.h); the
+ * mode maps proc numbers to PIDs.  The system calls go through struct
+ * mdkd_page_sys so that the unit tests can stand in for the kernel.
+ */
+#ifndef MDKD_PAGES_H
+#define MDKD_PAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+struct mdkd_cgroup;
+
+/* What happened to the pages of one action. */
+struct mdkd_pages_result {
+	uint64_t out_tried; /* pages of out[] the actuator tried (a prefix) */
+	uint64_t out_done; /* advised (pageout) or now on the node (migrate) */
+	uint64_t back_done; /* back[] pages now on the DRAM node */
+	uint64_t failed; /* pages refused (unmapped, locked, busy, shared) */
+	uint64_t gone; /* pages of processes that exited (ESRCH) */
+	uint64_t denied; /* pages of processes we may not touch (EPERM) */
+	uint64_t calls; /* system calls made */
+	int first_error; /* the first errno seen (negative), 0 if none */
+};
+
+/* One decision of policy mode. */
+struct mdkd_pages {
+	const uint64_t *out; /* sorted ids to move out (reclaim or demote) */
+	size_t nout;
+	const uint64_t *back; /* sorted ids to bring back to DRAM (CXL) */
+	size_t nback;
+	int tier_node; /* migrate: where out[] goes */
+	int home_node; /* migrate: where back[] goes */
+	/* The PID of proc number @proc, or 0 when it is gone. */
+	pid_t (*pid_of)(void *arg, uint32_t proc);
+	void *pid_arg;
+	struct mdkd_pages_result res; /* filled by the actuator */
+};
+
+/* The system calls the actuators make (the real ones by default). */
+struct mdkd_page_sys {
+	int (*pidfd_open)(pid_t pid);
+	ssize_t (*process_madvise)(int pidfd, const struct iovec *iov, size_t n,
+				   int advice);
+	long (*move_pages)(pid_t pid, unsigned long count, void **pages,
+			   const int *nodes, int *status);
+	int (*close)(int fd);
+};
+
+extern const struct mdkd_page_sys mdkd_page_sys_real;
+/* What the actuators use; the unit tests point it at a fake. */
+extern const struct mdkd_page_sys *mdkd_page_sys;
+
+/* Most iovecs per process_madvise() call (the kernel's UIO_MAXIOV). */
+#define MDKD_PAGEOUT_MAX_IOV 1024
+/* Most pages per move_pages() call. */
+#define MDKD_MIGRATE_BATCH 4096
+
+/*
+ * mdkd_pageout() - MADV_PAGEOUT the first @n pages of @p->out, a process
+ * at a time: one pidfd, runs of contiguous pages as one iovec each, at
+ * most MDKD_PAGEOUT_MAX_IOV iovecs a call.  A partial result (the kernel
+ * stops at the first range it refuses) is resumed after the refused
+ * range, whose pages count as failed; EPERM skips the process (denied),
+ * ESRCH too (gone).  Adds to @p->res.
+ * Return: 0, or -ENOMEM.
+ */
+int mdkd_pageout(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
+		 size_t n);
+
+/*
+ * mdkd_migrate() - move the first @n pages of @p->out to @p->tier_node and
+ * every page of @p->back to @p->home_node with move_pages(2), at most
+ * MDKD_MIGRATE_BATCH pages a call; per-page statuses say which moved.
+ * Adds to @p->res.
+ * Return: 0, or -ENOMEM.
+ */
+int mdkd_migrate(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
+		 size_t n);
+
+/*
+ * mdkd_cmm_mp_node() - the NUMA node of the CMM-MP pool, from
+ * SYS/kernel/cmm_mp/node (cmm_mp.ko loaded).
+ * Return: the node, or a negative error code (-ENOENT: not loaded).
+ */
+int mdkd_cmm_mp_node(const char *sys_root);
+
+/*
+ * mdkd_home_node() - the lowest NUMA node with CPUs other than @tier
+ * (SYS/devices/system/node/nodeN/cpulist not empty), where pages promoted
+ * back from the tier go.  Return: the node, or -ENOENT.
+ */
+int mdkd_home_node(const char *sys_root, int tier);
+
+/*
+ * mdkd_policy_pages() - the decision of @cg's policy mode for its
+ * actuator, or NULL when @cg does not run mode policy.
+ */
+struct mdkd_pages *mdkd_policy_pages(struct mdkd_cgroup *cg);
+
+#endif /* MDKD_PAGES_H */
