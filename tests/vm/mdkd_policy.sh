@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Description: mdkd's policy mode moves a workload's cold pages and leaves
+# its hot ones: 24 MiB cold and 8 MiB hot in a real cgroup, windows of 2 s.
+# With AGE T=2 and backend swap, the cold set goes to swap
+# (process_madvise MADV_PAGEOUT: the process's Swap grows to the cold set)
+# while the hot set stays resident (Rss at least the hot set, no swap-in
+# counted by the sampler), and the data survives.  With backend cxl
+# (cmm_mp.ko, a segment online) and auto-tune on, a setting is chosen
+# after the warm-up and the cold pages land on the CMM-MP node (numa_maps)
+# while the hot ones stay on node 0.
+. "$(dirname "$0")/mdkd_lib.sh"
+
+COLD=24
+HOT=8
+WAIT_S=60 # per phase, generous for TCG
+
+require_root
+require_file "$MDKD"
+require_file "$MDKD_WORKLOAD"
+command -v python3 >/dev/null || ksft_skip "python3 not installed"
+[ "$(awk '/SwapFree/ { print $2 }' /proc/meminfo)" -gt $((128 << 10)) ] ||
+	ksft_skip "needs 128 MiB of free swap"
+
+CMM_MP_SYS=/sys/kernel/cmm_mp
+kmod_loaded=
+policy_cleanup() {
+	mdkd_cleanup
+	if [ -n "$kmod_loaded" ] && [ -d /sys/module/cmm_mp ]; then
+		"$MDKCTL" pool offline all >/dev/null 2>&1
+		rmmod cmm_mp
+	fi
+}
+trap policy_cleanup EXIT
+
+ktap_check() {
+	if [ $? -eq 0 ]; then ktap_pass "$1"; else ktap_fail "$1"; fi
+}
+
+# status_py EXPR: evaluate EXPR over the cgroup's status object c.
+status_py() {
+	mdkctl_ status -j "$name" 2>/dev/null | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+c = d['cgroups'][0]
+p = c.get('policy') or {}
+print($1)" 2>/dev/null
+}
+
+# smaps_kb FIELD: the workload's FIELD (Rss, Swap) in kB.
+smaps_kb() {
+	awk -v f="$1:" '$1 == f { print $2 }' "/proc/$WL_PID/smaps_rollup"
+}
+
+# node_pages N: the workload's anonymous pages on node N (numa_maps).
+node_pages() {
+	awk -v n="N$1=" '{ for (i = 2; i <= NF; i++)
+		if (index($i, n) == 1) s += substr($i, length(n) + 1) }
+		END { print s + 0 }' "/proc/$WL_PID/numa_maps"
+}
+
+# phase NAME LINES...: a fresh cgroup and mdkd managing it in policy mode,
+# then the workload started in it (so that its fill is in a window).
+phase() {
+	local tag=$1
+	shift
+	name=mdk-test-mdkd-policy-$tag-$$
+	cg=$(cg_new "$name") || return 1
+	mdkd_conf "$MDK_TMP/$tag.conf" "[cgroup $name]" "mode = policy" \
+		"window = 2s" "horizon = 30" "psi_threshold = 20%" "$@"
+	mdkd_start "$MDK_TMP/$tag.conf" || return 1
+	mdkctl_ status | grep -q "^$name " || return 1
+	# The baseline sample starts window 0; the workload comes after it.
+	sleep 2.5
+	workload_start "$cg" $COLD $HOT
+}
+
+phase_end() {
+	local wl
+	workload_stop
+	wl=$?
+	mdkd_stop
+	ktap_diag "$(grep -c . "$MDKD_LOG") log lines; last: $(tail -n 2 "$MDKD_LOG" | tr '\n' ' ')"
+	return $wl
+}
+
+ktap_plan 9
+t0=$SECONDS
+
+# ---- swap ----
+if ! phase swap "policy = age:T=2" "auto_tune = off" "backend = swap"; then
+	ktap_fail "mdkd (policy age:T=2, backend swap) manages the cgroup and the workload runs"
+	ktap_finish
+fi
+ktap_pass "mdkd (policy age:T=2, backend swap) manages the cgroup and the workload runs"
+want=$((COLD * 1024 * 9 / 10))
+swap=0
+for _ in $(seq $((WAIT_S * 2))); do
+	swap=$(smaps_kb Swap)
+	[ "${swap:-0}" -ge $want ] && break
+	sleep 0.5
+done
+rss=$(smaps_kb Rss)
+ktap_diag "after $((SECONDS - t0)) s: Swap ${swap} kB, Rss ${rss} kB, memory.swap.current $(($(cat "$cg/memory.swap.current") >> 10)) kB"
+[ "${swap:-0}" -ge $want ]
+ktap_check "the cold set ($COLD MiB) is paged out: Swap >= 90% of it"
+[ "${rss:-0}" -ge $((HOT * 1024)) ] && [ "${swap:-0}" -le $(((COLD + HOT / 2) * 1024)) ]
+ktap_check "the hot set ($HOT MiB) stays resident: Rss >= $HOT MiB, Swap below cold + hot/2"
+sleep 4 # two more windows: a hot page paged out would be swapped in
+out=$(status_py "p['running']['setting'], p['totals']['out_pages'], p['measured']['promotions'], p['measured']['windows'], c['last']['reason']")
+ktap_diag "status: setting, out_pages, measured promotions, windows, reason: $out"
+read -r setting outp prom wins _ <<<"$out"
+[ "$setting" = "age:T=2" ] && [ "${outp:-0}" -ge $((COLD * 256 * 9 / 10)) ] &&
+	[ "${prom:-1}" -le $((HOT * 256 / 20)) ] && [ "${wins:-0}" -ge 3 ]
+ktap_check "mdkctl status: age:T=2 runs, the cold pages moved out, (almost) no swap-ins measured"
+
+phase_end
+ktap_check "the workload's data is intact after the swap-out (exit 0)"
+
+# ---- cxl ----
+if [ -z "${MDK_POOL_BASE:-}" ] || [ ! -f "${CMM_MP_KO:-}" ]; then
+	for _ in 1 2 3 4; do ktap_skip "backend cxl: no CMM-MP pool (tests/vm/run -p)"; done
+	ktap_finish
+fi
+if ! insmod "$CMM_MP_KO"; then
+	for _ in 1 2 3 4; do ktap_skip "backend cxl: insmod cmm_mp failed"; done
+	ktap_finish
+fi
+kmod_loaded=1
+"$MDKCTL" pool online 0 >/dev/null
+node=$(cat $CMM_MP_SYS/node)
+if ! phase cxl "policy = age" "auto_tune = on" "warmup = 3" \
+	"target_rate = 1%" "backend = cxl"; then
+	ktap_fail "mdkd (auto-tuned age, backend cxl, node $node) manages the cgroup"
+	ktap_finish
+fi
+ktap_pass "mdkd (auto-tuned age, backend cxl, node $node) manages the cgroup"
+want=$((COLD * 256 * 9 / 10))
+on=0
+for _ in $(seq $((WAIT_S * 2))); do
+	on=$(node_pages "$node")
+	[ "$on" -ge $want ] && break
+	sleep 0.5
+done
+home=$(node_pages 0)
+ktap_diag "after $((SECONDS - t0)) s: $on pages on node $node, $home on node 0"
+[ "$on" -ge $want ]
+ktap_check "the cold set lands on the CMM-MP node $node (numa_maps, >= 90%)"
+out=$(status_py "p['running']['setting'], p['running']['tuned'], p['totals']['tune_changes']")
+ktap_diag "status: setting, tuned, tune changes: $out"
+read -r setting tuned _ <<<"$out"
+[ "$home" -ge $((HOT * 256)) ] && [[ $setting == age:T=* ]] && [ "$tuned" = True ]
+ktap_check "auto-tune chose $setting; the hot set stays on node 0"
+phase_end
+ktap_check "the workload's data is intact after demotion (exit 0)"
+ktap_diag "mdkd_policy took $((SECONDS - t0)) s"
+ktap_finish
