@@ -16,7 +16,9 @@
 #include <mdk/sim.h>
 #include <mdk/trace.h>
 
+#include "client.h"
 #include "mdkctl.h"
+#include "mpc_live.h"
 #include "report.h"
 
 #define DEFAULT_POLICIES "age,vmin,paw,pace,opp"
@@ -93,11 +95,159 @@ static void human_point(const struct mdk_point *p)
 	       mdkd_pct(p->savings, d, sizeof(d)), p->promotions);
 }
 
+/* Plot the curves @names[i], @pts[i][0..@npts[i]) into @path. */
+static int plot_curves(const char *path, const char *title,
+		       const char *const *names, struct mdk_point *const *pts,
+		       const size_t *npts, size_t np, double target)
+{
+	struct mdkd_curve *cv = calloc(np ? np : 1, sizeof(*cv));
+	char err[512];
+	size_t i;
+	int ret;
+
+	if (!cv) {
+		fprintf(stderr, "mdkctl: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < np; i++) {
+		cv[i].name = names[i];
+		cv[i].pts = pts[i];
+		cv[i].n = npts[i];
+	}
+	ret = mdkd_plot_mpc(path, title, cv, np, target, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "mdkctl: --plot: %s\n", err);
+	free(cv);
+	return ret ? -1 : 0;
+}
+
+static void print_rates(const char *what, const struct mdkd_live_rates *r)
+{
+	char a[16], b[16], c[16];
+
+	if (!r->have || !r->windows) {
+		printf("%-10s none (no window with a count)\n", what);
+		return;
+	}
+	printf("%-10s max %-8s mean %-8s p99 %-8s promotions %.0f over %.0f windows\n",
+	       what, mdkd_pct(r->max_rate, a, sizeof(a)),
+	       mdkd_pct(r->mean_rate, b, sizeof(b)),
+	       mdkd_pct(r->p99_rate, c, sizeof(c)), r->promotions, r->windows);
+}
+
+/* mdkctl mpc --live CGROUP: the daemon's live curves of a cgroup. */
+static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
+		    double target)
+{
+	struct json_object *req, *resp, *live;
+	struct mdkd_live_mpc m;
+	char err[1024], a[16], b[16], c[16], d[16];
+	size_t i, k;
+	int rc = 1;
+
+	req = json_object_new_object();
+	if (!req)
+		return 1;
+	json_object_object_add(req, "cmd", json_object_new_string("mpc"));
+	json_object_object_add(req, "cgroup", json_object_new_string(cgroup));
+	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
+		json_object_put(req);
+		fprintf(stderr, "mdkctl: mpc --live: %s\n", err);
+		return 1;
+	}
+	json_object_put(req);
+	if (!json_object_object_get_ex(resp, "live", &live) ||
+	    mdkd_live_mpc_parse(live, &m, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: mpc --live: mdkd's reply: %s\n",
+			live ? err : "no \"live\" object");
+		json_object_put(resp);
+		return 1;
+	}
+	if (target < 0)
+		target = m.target_rate;
+	if (plot) {
+		char title[512];
+
+		snprintf(title, sizeof(title),
+			 "live MPC of %s (windows %llu-%llu of %gs)", m.cgroup,
+			 m.lo, m.hi, m.window_s);
+		if (plot_curves(plot, title, m.names, m.pts, m.npts,
+				m.npolicies, target))
+			goto out;
+	}
+	if (mode == OUT_JSON) {
+		rc = mdkd_json_emit(json_object_get(live)) ? 1 : 0;
+		goto out;
+	}
+	if (mode == OUT_HUMAN) {
+		printf("%s: backend %s, windows %llu-%llu (%llu of a %llu-window horizon, %gs each); savings: occupancy\n",
+		       m.cgroup, m.backend, m.lo, m.hi, m.hi - m.lo + 1,
+		       m.horizon, m.window_s);
+		if (m.setting)
+			printf("running: %s (%s, target %s), reason %s\n",
+			       m.setting, m.auto_tune ? "auto-tuned" : "fixed",
+			       mdkd_pct(m.target_rate, a, sizeof(a)), m.reason);
+		else
+			printf("running: none (%s), reason %s\n",
+			       m.auto_tune ? "auto-tune" : "fixed", m.reason);
+		if (m.have_predicted)
+			printf("%-10s max %-8s mean %-8s p99 %-8s promotions %" PRIu64
+			       ", savings %s\n",
+			       "predicted",
+			       mdkd_pct(m.predicted.max_rate, a, sizeof(a)),
+			       mdkd_pct(m.predicted.mean_rate, b, sizeof(b)),
+			       mdkd_pct(m.predicted.p99_rate, c, sizeof(c)),
+			       m.predicted.promotions,
+			       mdkd_pct(m.predicted.savings, d, sizeof(d)));
+		print_rates("measured", &m.measured);
+		printf("           (%s)\n", m.measured_source);
+		print_rates("acted", &m.acted);
+		if (m.have_opp)
+			printf("OPP headroom at %s: %s saves %s%s%s%s%s\n",
+			       mdkd_pct(m.target_rate, a, sizeof(a)),
+			       m.opp_setting,
+			       mdkd_pct(m.opp_savings, b, sizeof(b)),
+			       m.have_headroom ? ", the running setting " : "",
+			       m.have_headroom ?
+				       mdkd_pct(m.opp_savings - m.headroom, c,
+						sizeof(c)) :
+				       "",
+			       m.have_headroom ? ": headroom " : "",
+			       m.have_headroom ?
+				       mdkd_pct(m.headroom, d, sizeof(d)) :
+				       "");
+		else
+			printf("OPP headroom: none (opp not evaluated, or no OPP setting within the target)\n");
+		for (i = 0; i < m.npolicies; i++) {
+			long best = mdk_mpc_best(m.pts[i], m.npts[i], target);
+
+			printf("best %-5s at %s: ", m.names[i],
+			       mdkd_pct(target, a, sizeof(a)));
+			if (best >= 0)
+				human_point(&m.pts[i][best]);
+			else
+				printf("none\n");
+		}
+		putchar('\n');
+	}
+	puts(MDKD_MPC_CSV_HEADER);
+	for (i = 0; i < m.npolicies; i++)
+		for (k = 0; k < m.npts[i]; k++)
+			mdkd_point_csv(stdout, &m.pts[i][k]);
+	rc = 0;
+out:
+	mdkd_live_mpc_free(&m);
+	json_object_put(resp);
+	return rc;
+}
+
 static int mpc_usage(void)
 {
 	fprintf(stderr,
 		"usage: mdkctl mpc TRACE [--policy age,vmin,paw,pace,opp] [--target RATE]\n"
-		"                  [--savings occupancy|paper] [--csv | -j] [--plot FILE.svg|.png]\n");
+		"                  [--savings occupancy|paper] [--csv | -j] [--plot FILE.svg|.png]\n"
+		"       mdkctl [-s SOCKET] mpc --live CGROUP [--target RATE] [--csv | -j]\n"
+		"                  [--plot FILE.svg|.png]\n");
 	return 2;
 }
 
@@ -110,10 +260,12 @@ int cmd_mpc(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
+		{ "live", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *list = DEFAULT_POLICIES, *plot = NULL, *trace;
+	bool live = false, list_given = false, savings_given = false;
 	struct mdk_policy **pols = NULL;
 	struct mdk_point **pts = NULL;
 	enum out_mode mode = OUT_HUMAN;
@@ -129,6 +281,10 @@ int cmd_mpc(int argc, char **argv)
 		switch (opt) {
 		case 'p':
 			list = optarg;
+			list_given = true;
+			break;
+		case 'L':
+			live = true;
 			break;
 		case 't':
 			if (mdkd_parse_fraction(optarg, &target)) {
@@ -141,6 +297,7 @@ int cmd_mpc(int argc, char **argv)
 		case 's':
 			if (parse_savings(optarg, &flags))
 				return 2;
+			savings_given = true;
 			break;
 		case 'c':
 			mode = OUT_CSV;
@@ -157,6 +314,14 @@ int cmd_mpc(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return mpc_usage();
+	if (live) {
+		if (list_given || savings_given) {
+			fprintf(stderr,
+				"mdkctl: mpc --live: the daemon's curves are those of its evaluate key, savings occupancy (no --policy or --savings)\n");
+			return 2;
+		}
+		return mpc_live(argv[optind], mode, plot, target);
+	}
 	trace = argv[optind];
 	if (mdk_policy_parse_list(list, &pols, &np, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: --policy: %s\n", err);
@@ -173,25 +338,19 @@ int cmd_mpc(int argc, char **argv)
 		goto out;
 	}
 	if (plot) {
-		struct mdkd_curve *cv = calloc(np, sizeof(*cv));
+		const char **names = calloc(np, sizeof(*names));
 		char title[512];
 
-		if (!cv)
+		if (!names)
 			goto out;
-		for (i = 0; i < np; i++) {
-			cv[i].name = mdk_policy_name(pols[i]);
-			cv[i].pts = pts[i];
-			cv[i].n = npts[i];
-		}
+		for (i = 0; i < np; i++)
+			names[i] = mdk_policy_name(pols[i]);
 		snprintf(title, sizeof(title), "MPC of %s (%u windows)", trace,
 			 meta.windows);
-		if (mdkd_plot_mpc(plot, title, cv, np, target, err,
-				  sizeof(err))) {
-			fprintf(stderr, "mdkctl: --plot: %s\n", err);
-			free(cv);
+		k = plot_curves(plot, title, names, pts, npts, np, target);
+		free(names);
+		if (k)
 			goto out;
-		}
-		free(cv);
 	}
 
 	if (mode == OUT_CSV) {

@@ -8,7 +8,9 @@
 # counted by the sampler), and the data survives.  With backend cxl
 # (cmm_mp.ko, a segment online) and auto-tune on, a setting is chosen
 # after the warm-up and the cold pages land on the CMM-MP node (numa_maps)
-# while the hot ones stay on node 0.
+# while the hot ones stay on node 0.  mdkctl mpc --live prints the live
+# curves (human, CSV) with the running setting, the OPP headroom and the
+# measured rate, and plots them.
 . "$(dirname "$0")/mdkd_lib.sh"
 
 COLD=24
@@ -84,7 +86,7 @@ phase_end() {
 	return $wl
 }
 
-ktap_plan 9
+ktap_plan 12
 t0=$SECONDS
 
 # ---- swap ----
@@ -114,6 +116,30 @@ read -r setting outp prom wins _ <<<"$out"
 	[ "${prom:-1}" -le $((HOT * 256 / 20)) ] && [ "${wins:-0}" -ge 3 ]
 ktap_check "mdkctl status: age:T=2 runs, the cold pages moved out, (almost) no swap-ins measured"
 
+live=$(mdkctl_ mpc --live "$name" 2>&1)
+rc=$?
+echo "$live" | head -n 12 | sed 's/^/# /'
+[ $rc -eq 0 ] && [[ $live == *"policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions"* ]] &&
+	[[ $live == *"running: age:T=2"* ]] && [[ $live == *"headroom"* ]] &&
+	[[ $live == *"measured"* ]] && [[ $live == *"predicted"* ]]
+ktap_check "mdkctl mpc --live: the live curves, the running setting, OPP headroom, measured rate"
+live=$(mdkctl_ mpc --live "$name" --csv 2>&1)
+python3 - "$live" <<'PY'
+import csv, io, sys
+rows = list(csv.DictReader(io.StringIO(sys.argv[1])))
+pols = {r["policy"] for r in rows}
+assert {"age", "opp"} <= pols, pols
+age = {float(r["p1"]): r for r in rows if r["policy"] == "age"}
+assert float(age[2.0]["savings"]) > 0, age[2.0]
+PY
+ktap_check "mdkctl mpc --live --csv: age and opp curves, age:T=2 saves"
+if command -v gnuplot >/dev/null; then
+	mdkctl_ mpc --live "$name" --plot "$MDK_TMP/live.svg" >/dev/null 2>"$MDK_TMP/plot.err"
+	grep -q "<svg" "$MDK_TMP/live.svg" 2>/dev/null
+	ktap_check "mdkctl mpc --live --plot writes an SVG ($(head -c 200 "$MDK_TMP/plot.err"))"
+else
+	ktap_skip "mdkctl mpc --live --plot: gnuplot not installed"
+fi
 phase_end
 ktap_check "the workload's data is intact after the swap-out (exit 0)"
 
