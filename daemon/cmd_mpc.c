@@ -95,6 +95,45 @@ static void human_point(const struct mdk_point *p)
 	       mdkd_pct(p->savings, d, sizeof(d)), p->promotions);
 }
 
+/*
+ * The human table of mdkctl mpc: per policy, the best savings and its
+ * setting at each rate limit of table_targets.
+ */
+static void print_table(const char *const *names, struct mdk_point *const *pts,
+			const size_t *npts, size_t np)
+{
+	char r[16];
+	size_t i, t;
+
+	printf("best savings (setting) at a max window promotion rate of at most:\n");
+	printf("%-6s %9s", "policy", "settings");
+	for (t = 0; t < sizeof(table_targets) / sizeof(table_targets[0]); t++)
+		printf(" %20s", mdkd_pct(table_targets[t], r, sizeof(r)));
+	putchar('\n');
+	for (i = 0; i < np; i++) {
+		printf("%-6s %9zu", names[i], npts[i]);
+		for (t = 0;
+		     t < sizeof(table_targets) / sizeof(table_targets[0]);
+		     t++) {
+			long b =
+				mdk_mpc_best(pts[i], npts[i], table_targets[t]);
+			char cell[64], set[48], *eq;
+
+			if (b < 0) {
+				printf(" %20s", "-");
+				continue;
+			}
+			mdkd_point_setting(&pts[i][b], set, sizeof(set));
+			eq = strchr(set, ':');
+			snprintf(cell, sizeof(cell), "%s %s",
+				 mdkd_pct(pts[i][b].savings, r, sizeof(r)),
+				 eq ? eq + 1 : set);
+			printf(" %20s", cell);
+		}
+		putchar('\n');
+	}
+}
+
 /* Plot the curves @names[i], @pts[i][0..@npts[i]) into @path. */
 static int plot_curves(const char *path, const char *title,
 		       const char *const *names, struct mdk_point *const *pts,
@@ -228,7 +267,9 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 			else
 				printf("none\n");
 		}
-		putchar('\n');
+		print_table(m.names, m.pts, m.npts, m.npolicies);
+		rc = 0;
+		goto out;
 	}
 	puts(MDKD_MPC_CSV_HEADER);
 	for (i = 0; i < m.npolicies; i++)
@@ -268,6 +309,7 @@ int cmd_mpc(int argc, char **argv)
 	bool live = false, list_given = false, savings_given = false;
 	struct mdk_policy **pols = NULL;
 	struct mdk_point **pts = NULL;
+	const char **names = NULL;
 	enum out_mode mode = OUT_HUMAN;
 	unsigned int flags = 0;
 	struct trace_meta meta;
@@ -337,19 +379,17 @@ int cmd_mpc(int argc, char **argv)
 		fprintf(stderr, "mdkctl: %s\n", err);
 		goto out;
 	}
+	names = calloc(np ? np : 1, sizeof(*names));
+	if (!names)
+		goto out;
+	for (i = 0; i < np; i++)
+		names[i] = mdk_policy_name(pols[i]);
 	if (plot) {
-		const char **names = calloc(np, sizeof(*names));
 		char title[512];
 
-		if (!names)
-			goto out;
-		for (i = 0; i < np; i++)
-			names[i] = mdk_policy_name(pols[i]);
 		snprintf(title, sizeof(title), "MPC of %s (%u windows)", trace,
 			 meta.windows);
-		k = plot_curves(plot, title, names, pts, npts, np, target);
-		free(names);
-		if (k)
+		if (plot_curves(plot, title, names, pts, npts, np, target))
 			goto out;
 	}
 
@@ -417,43 +457,10 @@ int cmd_mpc(int argc, char **argv)
 				       mdk_policy_name(pols[i]));
 		}
 	} else {
-		char r[16];
-		size_t t;
-
 		printf("%s: %u windows, %" PRIu64 " records; savings: %s\n",
 		       trace, meta.windows, meta.records,
 		       flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
-		printf("best savings (setting) at a max window promotion rate of at most:\n");
-		printf("%-6s %9s", "policy", "settings");
-		for (t = 0;
-		     t < sizeof(table_targets) / sizeof(table_targets[0]); t++)
-			printf(" %20s",
-			       mdkd_pct(table_targets[t], r, sizeof(r)));
-		putchar('\n');
-		for (i = 0; i < np; i++) {
-			printf("%-6s %9zu", mdk_policy_name(pols[i]), npts[i]);
-			for (t = 0; t < sizeof(table_targets) /
-						sizeof(table_targets[0]);
-			     t++) {
-				long b = mdk_mpc_best(pts[i], npts[i],
-						      table_targets[t]);
-				char cell[64], set[48], *eq;
-
-				if (b < 0) {
-					printf(" %20s", "-");
-					continue;
-				}
-				mdkd_point_setting(&pts[i][b], set,
-						   sizeof(set));
-				eq = strchr(set, ':');
-				snprintf(cell, sizeof(cell), "%s %s",
-					 mdkd_pct(pts[i][b].savings, r,
-						  sizeof(r)),
-					 eq ? eq + 1 : set);
-				printf(" %20s", cell);
-			}
-			putchar('\n');
-		}
+		print_table(names, pts, npts, np);
 	}
 	rc = 0;
 out:
@@ -461,6 +468,7 @@ out:
 		free(pts[i]);
 	free(pts);
 	free(npts);
+	free(names);
 	free_policies(pols, np);
 	return rc;
 }

@@ -430,7 +430,7 @@ static struct mdkd_cgroup *manage(struct mdkd *d, const char *path)
 		d->failed[0] = '\0';
 	log_info("%s: managed (mode %s, actuator %s, interval %.3gs, from %s)",
 		 path, cg->ctl.mode->name, cg->act ? cg->act->name : "none",
-		 cg->set.interval_us / 1e6, cg->source);
+		 mdkd_mode_interval_us(&cg->set) / 1e6, cg->source);
 	return cg;
 }
 

@@ -251,7 +251,8 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 		const char *colon = m->setting ? strchr(m->setting, ':') : NULL;
 
 		for (i = 0; colon && i < m->npolicies; i++)
-			if (strlen(m->names[i]) == (size_t)(colon - m->setting) &&
+			if (strlen(m->names[i]) ==
+				    (size_t)(colon - m->setting) &&
 			    !strncmp(m->names[i], m->setting,
 				     (size_t)(colon - m->setting)))
 				m->predicted.policy = m->names[i];

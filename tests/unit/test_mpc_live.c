@@ -139,8 +139,7 @@ START_TEST(test_live_reply_errors_name_the_field)
 	snprintf(text, sizeof(text), "%.*s%s%s", (int)pre, reply, bad[_i].to,
 		 at + strlen(bad[_i].from));
 	ck_assert_int_eq(parse(text, &m, err, sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, bad[_i].error), "case %d: got '%s'", _i,
-		      err);
+	ck_assert_msg(strstr(err, bad[_i].error), "case %d: got '%s'", _i, err);
 	ck_assert_ptr_null(m.doc);
 }
 END_TEST

@@ -151,4 +151,44 @@ wait $pid || true
 rmdir "$cg"
 "$MDKCTL" pool offline 0 >/dev/null
 rmmod cmm_mp
+say "mdkd policy mode: AGE on the sampler's windows, and the live MPC of a cgroup"
+# 24 MiB cold, 8 MiB hot; 2 s windows; AGE T=2 pages out what stayed idle
+# two windows (process_madvise MADV_PAGEOUT), and the daemon keeps the
+# curves of AGE, PAW, PACE and OPP over the windows as they come.
+cg=/sys/fs/cgroup/mdk-demo-policy
+dir=/tmp/mdkd-demo-policy
+mkdir -p "$cg" "$dir"
+cat >"$dir/mdkd.conf" <<CONF
+[global]
+socket = $dir/mdkd.sock
+state_dir = $dir/state
+[cgroup mdk-demo-policy]
+mode = policy
+window = 2s
+policy = age:T=2
+auto_tune = off
+horizon = 30
+CONF
+sed 's/^/  /' "$dir/mdkd.conf"
+run "$MDKD" -c "$dir/mdkd.conf"
+sleep 2.5 # window 0 begins; the workload's fill falls in a window
+sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDK_BUILD/tests/vm/mdkd_workload \
+	--cold 24 --hot 8 --seconds 120" &
+wl=$!
+for _ in $(seq 80); do
+	[ "$(cat "$cg/memory.swap.current")" -ge $((22 << 20)) ] && break
+	sleep 0.5
+done
+echo "  memory.current $(numfmt --to=iec <"$cg/memory.current")," \
+	"memory.swap.current $(numfmt --to=iec <"$cg/memory.swap.current")"
+mdkctl status
+mdkctl mpc --live mdk-demo-policy
+echo "\$ mdkctl -s $dir/mdkd.sock mpc --live mdk-demo-policy --csv | head -n 4"
+"$MDKCTL" -s "$dir/mdkd.sock" mpc --live mdk-demo-policy --csv | head -n 4
+pid=$("$MDKCTL" -s "$dir/mdkd.sock" status -j | sed 's/.*"pid":\([0-9]*\).*/\1/')
+kill "$pid"
+while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+kill $wl
+wait $wl || true
+rmdir "$cg"
 say "done"

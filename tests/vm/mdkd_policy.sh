@@ -118,21 +118,23 @@ ktap_check "mdkctl status: age:T=2 runs, the cold pages moved out, (almost) no s
 
 live=$(mdkctl_ mpc --live "$name" 2>&1)
 rc=$?
-echo "$live" | head -n 12 | sed 's/^/# /'
-[ $rc -eq 0 ] && [[ $live == *"policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions"* ]] &&
+echo "$live" | sed 's/^/# /'
+[ $rc -eq 0 ] && [[ $live == *"best savings (setting) at a max window promotion rate"* ]] &&
 	[[ $live == *"running: age:T=2"* ]] && [[ $live == *"headroom"* ]] &&
 	[[ $live == *"measured"* ]] && [[ $live == *"predicted"* ]]
 ktap_check "mdkctl mpc --live: the live curves, the running setting, OPP headroom, measured rate"
 live=$(mdkctl_ mpc --live "$name" --csv 2>&1)
 python3 - "$live" <<'PY'
 import csv, io, sys
-rows = list(csv.DictReader(io.StringIO(sys.argv[1])))
+text = sys.argv[1]
+assert text.startswith("policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions\n"), text[:200]
+rows = list(csv.DictReader(io.StringIO(text)))
 pols = {r["policy"] for r in rows}
 assert {"age", "opp"} <= pols, pols
 age = {float(r["p1"]): r for r in rows if r["policy"] == "age"}
 assert float(age[2.0]["savings"]) > 0, age[2.0]
 PY
-ktap_check "mdkctl mpc --live --csv: age and opp curves, age:T=2 saves"
+ktap_check "mdkctl mpc --live --csv: mdkctl mpc's header, age and opp curves, age:T=2 saves"
 if command -v gnuplot >/dev/null; then
 	mdkctl_ mpc --live "$name" --plot "$MDK_TMP/live.svg" >/dev/null 2>"$MDK_TMP/plot.err"
 	grep -q "<svg" "$MDK_TMP/live.svg" 2>/dev/null
