@@ -171,7 +171,10 @@ horizon = 30
 CONF
 sed 's/^/  /' "$dir/mdkd.conf"
 run "$MDKD" -c "$dir/mdkd.conf"
-sleep 2.5 # window 0 begins; the workload's fill falls in a window
+# Window 0 begins at mdkd's first sample: the workload comes after it.
+until "$MDKCTL" -s "$dir/mdkd.sock" status -j | grep -Eq '"windows": ?[1-9]'; do
+	sleep 0.5
+done
 sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDK_BUILD/tests/vm/mdkd_workload \
 	--cold 24 --hot 8 --seconds 120" &
 wl=$!

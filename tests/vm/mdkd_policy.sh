@@ -72,8 +72,13 @@ phase() {
 		"window = 2s" "horizon = 30" "psi_threshold = 20%" "$@"
 	mdkd_start "$MDK_TMP/$tag.conf" || return 1
 	mdkctl_ status | grep -q "^$name " || return 1
-	# The baseline sample starts window 0; the workload comes after it.
-	sleep 2.5
+	# The baseline sample starts window 0 (and resets the Accessed bits):
+	# the workload comes once a window has ended, so its fill is seen.
+	local i
+	for i in $(seq 120); do
+		[ "$(status_py "p.get('totals', {}).get('windows', 0)")" -ge 1 ] 2>/dev/null && break
+		sleep 0.5
+	done
 	workload_start "$cg" $COLD $HOT
 }
 
