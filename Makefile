@@ -7,6 +7,7 @@
 #   make check        unit tests (ASan+UBSan) and the VM suite on every kernel
 #   make demo         boot the VM with the pool and show what mdk does
 #   make bench        benchmarks, as ratios against in-run baselines
+#   make experiment   the end-to-end experiment (Documentation/experiment.rst)
 #   make install      install under $(DESTDIR)$(PREFIX)
 #
 # Variables: V=1 (show commands), KDIR=/path/to/kernel/build (build the

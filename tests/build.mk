@@ -74,6 +74,14 @@ vmshell: all
 demo: all
 	tests/vm/run $(if $(KVER),-k $(KVER)) --run tests/vm/demo-guest.sh
 
+# make experiment: the end-to-end experiment (Documentation/experiment.rst):
+# redis in the VM under each reclaimer; results in build/experiment/,
+# copied to Documentation/experiment/.  EXP_KERNELS="6.1... 6.12..." for
+# more kernels, EXP_* of tests/experiment/guest.sh for the workload.
+.PHONY: experiment
+experiment: all
+	tests/experiment/run --docs
+
 # Benchmarks: tests/bench/NAME.sh, each printing ratios against a baseline
 # measured in the same run; C helpers tests/bench/bench_NAME.c are built to
 # $(B)/tests/bench/bench_NAME against libmdk and libmdkd.
