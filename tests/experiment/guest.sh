@@ -9,7 +9,8 @@
 # EXP_WINDOW seconds.  The reclaimer starts before the keys are loaded, so
 # that mdkd's sampler sees every page once.  Each run leaves in
 # $MDK_OUT/RUN/:
-#   mem.csv      t_s,current,swap (memory.current, memory.swap.current, 1/s)
+#   mem.csv      t_s,current,swap,swapcached (memory.current,
+#                memory.swap.current, memory.stat swapcached; every second)
 #   bench.csv    t_s,kind,requests,rps (one row per redis-benchmark call)
 #   sample.csv   mdkctl sample --csv of the cgroup (runs without mdkd's
 #                sampler: none, senpai, damon): promotions per window
@@ -180,7 +181,7 @@ run_one() {
 	end=$(awk -v t="$t0" -v n="$WINDOWS" -v w="$W" 'BEGIN { printf "%d", t + n * w }')
 	(
 		while [ "$(date +%s)" -lt "$end" ]; do
-			echo "$(now),$(cat $CG/memory.current),$(cat $CG/memory.swap.current)"
+			echo "$(now),$(cat $CG/memory.current),$(cat $CG/memory.swap.current),$(awk '$1 == "swapcached" { print $2 }' $CG/memory.stat)"
 			sleep 1
 		done
 	) >"$d/mem.csv" &
