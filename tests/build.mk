@@ -76,8 +76,8 @@ demo: all
 
 # make experiment: the end-to-end experiment (Documentation/experiment.rst):
 # redis in the VM under each reclaimer; results in build/experiment/,
-# copied to Documentation/experiment/.  EXP_KERNELS="6.1... 6.12..." for
-# more kernels, EXP_* of tests/experiment/guest.sh for the workload.
+# copied to Documentation/experiment/.  Every installed kernel, or
+# EXP_KERNELS="KVER..."; EXP_* of tests/experiment/guest.sh for the workload.
 .PHONY: experiment
 experiment: all
 	tests/experiment/run --docs
