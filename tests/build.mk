@@ -103,7 +103,7 @@ bench: all
 # built with clang, ASan and UBSan against clang-built copies of libmdk and
 # libmdkd ($(B)/fuzz/).  Seeds: tests/fuzz/corpus/NAME/.  make fuzz runs each
 # target for FUZZ_SECONDS; make check does too.
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -g -O1
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
