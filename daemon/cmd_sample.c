@@ -302,32 +302,12 @@ static void print_window(const struct env *env,
 
 static int write_procs(const struct env *env, const struct mdkd_sampler *s)
 {
-	const struct mdkd_sampler_proc *p;
-	uint32_t id;
-	FILE *f;
+	int err = mdkd_sampler_write_procs(s, env->procs_file);
 
-	f = fopen(env->procs_file, "w");
-	if (!f) {
+	if (err)
 		fprintf(stderr, "mdkctl sample: %s: %s\n", env->procs_file,
-			strerror(errno));
-		return 1;
-	}
-	fprintf(f, "proc,pid,comm,first_window,last_window\n");
-	for (id = 0; id < mdkd_sampler_nr_procs(s); id++) {
-		p = mdkd_sampler_proc(s, id);
-		fprintf(f, "%u,%d,%s,", p->id, p->pid, p->comm);
-		if (p->first_window == UINT64_MAX)
-			fprintf(f, ",\n");
-		else
-			fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", p->first_window,
-				p->last_window);
-	}
-	if (fclose(f)) {
-		fprintf(stderr, "mdkctl sample: %s: %s\n", env->procs_file,
-			strerror(errno));
-		return 1;
-	}
-	return 0;
+			strerror(-err));
+	return err ? 1 : 0;
 }
 
 static uint64_t mono_ns(void)

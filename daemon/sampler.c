@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -1295,6 +1296,28 @@ const struct mdkd_sampler_proc *mdkd_sampler_proc(const struct mdkd_sampler *s,
 uint32_t mdkd_sampler_nr_procs(const struct mdkd_sampler *s)
 {
 	return s->nr_procs;
+}
+
+int mdkd_sampler_write_procs(const struct mdkd_sampler *s, const char *path)
+{
+	const struct mdkd_sampler_proc *p;
+	uint32_t id;
+	FILE *f;
+
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "proc,pid,comm,first_window,last_window\n");
+	for (id = 0; id < s->nr_procs; id++) {
+		p = &s->procs[id].pub;
+		fprintf(f, "%u,%d,%s,", p->id, p->pid, p->comm);
+		if (p->first_window == UINT64_MAX)
+			fprintf(f, ",\n");
+		else
+			fprintf(f, "%" PRIu64 ",%" PRIu64 "\n", p->first_window,
+				p->last_window);
+	}
+	return fclose(f) ? -errno : 0;
 }
 
 /*

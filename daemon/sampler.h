@@ -203,6 +203,15 @@ const struct mdkd_sampler_proc *mdkd_sampler_proc(const struct mdkd_sampler *s,
 /* mdkd_sampler_nr_procs() - how many process numbers were given out. */
 uint32_t mdkd_sampler_nr_procs(const struct mdkd_sampler *s);
 
+/*
+ * mdkd_sampler_write_procs() - write the process numbers to @path as CSV,
+ * "proc,pid,comm,first_window,last_window" (windows empty for a process
+ * never reported), for mdkctl sample and record --procs.
+ *
+ * Return: 0 or a negative error code (errno of fopen() or fclose()).
+ */
+int mdkd_sampler_write_procs(const struct mdkd_sampler *s, const char *path);
+
 /* mdkd_sampler_free() - detach, unload, close.  NULL is fine. */
 void mdkd_sampler_free(struct mdkd_sampler *s);
 
