@@ -83,6 +83,12 @@ __u64 walk_start_ns; /* its start_boottime */
 __u64 walk_vmas; /* VMAs walked */
 __u64 walk_tables; /* PTE tables read */
 /*
+ * 1: this pass records every resident page, Accessed bit or not (the
+ * pages of a process the sampler meets with older bits); 0: the accessed
+ * ones.  A __u64 for the same reason as k_ready below.
+ */
+__u64 walk_resident;
+/*
  * Bumped by userspace before each pass: the PTE table cache below is good
  * for one pass only, since page tables change between passes.
  */
@@ -275,8 +281,9 @@ static __always_inline struct sampler_rec *next_rec(__u64 addr)
 
 /*
  * A huge mapping of [base, base + 1 << shift) with entry e, Accessed bit
- * set: its part inside [start, end), appended to the last record when that
- * one is a huge range ending at start (a THP region is one record).
+ * set (or walk_resident): its part inside [start, end), appended to the
+ * last record when that one is a huge range ending at start (a THP region
+ * is one record).
  */
 static __always_inline int emit_huge(struct walk *w, __u64 e, int shift,
 				     __u64 start, __u64 end)
@@ -378,17 +385,17 @@ struct word_ctx {
 /*
  * Word first + i of the table, read unless it was already: its Accessed
  * bits.  An entry counts when present (_PAGE_PRESENT or _PAGE_PROTNONE),
- * accessed and not _PAGE_SPECIAL.  Special entries (the shared zero page,
- * pfnmap entries) have no struct page, so clear_refs never resets their
- * Accessed bit (vm_normal_page() returns NULL) and they hold no memory of
- * the process.  Branch-free, so that the verifier walks the 64 steps once.
+ * accessed (or walk_resident) and not _PAGE_SPECIAL.  Special entries (the
+ * shared zero page, pfnmap entries) have no struct page, so clear_refs
+ * never resets their Accessed bit (vm_normal_page() returns NULL) and they
+ * hold no memory of the process.  Branch-free, so that the verifier walks the 64 steps once.
  */
 static long scan_word_cb(__u32 i, void *data)
 {
 	struct word_ctx *c = data;
 	struct pte_table *t = c->t;
 	__u32 k = i + c->first, j;
-	__u64 word = 0, e;
+	__u64 word = 0, e, any = walk_resident & 1;
 
 	if (k >= SAMPLER_PTRS_PER_TABLE / 64)
 		return 1;
@@ -403,7 +410,8 @@ static long scan_word_cb(__u32 i, void *data)
 	}
 	for (j = 0; j < 64; j++) {
 		e = t->e[k * 64 + j];
-		word |= ((e >> 5) & (e | (e >> 8)) & ~(e >> 9) & 1) << j;
+		word |= (((e >> 5) | any) & (e | (e >> 8)) & ~(e >> 9) & 1)
+			<< j;
 	}
 	t->bits[k] = word;
 	t->loaded |= 1ULL << k;
@@ -538,7 +546,8 @@ static __always_inline int load_pmds(struct walk *w, struct pmd_table *pt)
 		end = next_boundary(addr, PUD_SHIFT);
 		if (end > w->end)
 			end = w->end;
-		if ((e & X86_ACCESSED) && emit_huge(w, e, PUD_SHIFT, addr, end))
+		if (((e & X86_ACCESSED) || walk_resident) &&
+		    emit_huge(w, e, PUD_SHIFT, addr, end))
 			return -1;
 		w->addr = end;
 		return 1;
@@ -559,7 +568,7 @@ static __always_inline int load_pmds(struct walk *w, struct pmd_table *pt)
 static __always_inline int load_pmd_word(struct walk *w, struct pmd_table *pt,
 					 __u32 k)
 {
-	__u64 acc = 0, skip = 0, e, p, h, a;
+	__u64 acc = 0, skip = 0, e, p, h, a, any = walk_resident & 1;
 	__u32 j;
 
 	k &= SAMPLER_PTRS_PER_TABLE / 64 - 1;
@@ -571,7 +580,7 @@ static __always_inline int load_pmd_word(struct walk *w, struct pmd_table *pt,
 		e = pt->e[k * 64 + j];
 		p = (e | (e >> 7) | (e >> 8)) & 1;
 		h = (e >> 7) & 1;
-		a = (e >> 5) & 1;
+		a = ((e >> 5) | any) & 1;
 		acc |= (h & a) << j;
 		skip |= ((p ^ 1) | (h & (a ^ 1))) << j;
 	}

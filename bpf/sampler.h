@@ -25,6 +25,8 @@
  *
  * nr_pages counts the accessed 4 KiB pages of the record, nr_tier those of
  * them resident on the tier node (the CMM-MP node; 0 without one).
+ * "Accessed" reads "resident" in a pass with walk_resident set: the pass
+ * records every present page, Accessed bit or not.
  * Records come in ascending address order within one walk.
  */
 enum sampler_rec_kind {

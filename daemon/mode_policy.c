@@ -263,6 +263,8 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	snprintf(dir, sizeof(dir), "%s/%s", cg->d->cfg->global.cgroup_root,
 		 cg->path);
 	o.cgroup = dir;
+	/* Pages idle since before the sampler met their process count. */
+	o.flags = MDKD_SAMPLER_MET_RESIDENT;
 	st->src = st->src_ops->open(&o, err, errlen);
 	if (!st->src) {
 		mdkd_eval_free(st->eval);

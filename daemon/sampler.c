@@ -97,6 +97,7 @@ struct mdkd_sampler {
 	struct mdkd_page_run *runs; /* MDKD_SAMPLER_RUNS */
 	size_t nr_runs, cap_runs;
 	bool sorted; /* ids or runs ascend, without repeats */
+	bool carry; /* ids or runs from the start go into window 0 */
 
 	/* The window being ended. */
 	struct mdkd_sampler_window cur;
@@ -678,6 +679,7 @@ struct walker {
 	bool more; /* the pass stopped early, go on from next */
 	uint64_t next;
 	uint64_t resume; /* where the last pass started */
+	bool resident; /* passes record every resident page */
 	uint64_t t0;
 };
 
@@ -698,6 +700,7 @@ static int walk_pass(struct mdkd_sampler *s, struct walker *wk)
 	bss->walk_mm = 0;
 	bss->walk_start_ns = 0;
 	bss->walk_tables = 0;
+	bss->walk_resident = wk->resident;
 	bss->pass_gen++;
 	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	fd = bpf_iter_create(bpf_link__fd(wk->link));
@@ -969,18 +972,19 @@ static void mark_reported(struct mdkd_sampler *s, struct proc_ent *e)
 }
 
 /*
- * A process not a member at the last window boundary (or, with @report
- * forced by start(), every process at window 0's start).  Its bits count
- * for this window only if it started after the window's start: a fork
- * starts with every Accessed bit clear, an exec with a fresh address
- * space.  Otherwise they may be older, so it is only reset now.
+ * A process not a member at the last window boundary (or, with @starting,
+ * every process at window 0's start).  Its bits count for this window only
+ * if it started after the window's start: a fork starts with every
+ * Accessed bit clear, an exec with a fresh address space.  Otherwise they
+ * may be older, so it is only reset now; with MDKD_SAMPLER_MET_RESIDENT
+ * its resident pages are reported instead (in window 0 at the start).
  */
 static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 			bool starting, char *msg, size_t len)
 {
 	struct proc_ent *e;
 	struct walker wk;
-	bool report;
+	bool report, met;
 	int fd, err;
 
 	fd = open_clear_refs(s, pid);
@@ -1005,6 +1009,12 @@ static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 		return 0;
 	}
 	report = !starting && wk.id.start_ns >= s->window_start_ns;
+	met = !report && (s->flags & MDKD_SAMPLER_MET_RESIDENT);
+	if (met) {
+		/* Walk again, from the start, for the resident pages. */
+		wk.resident = true;
+		wk.resume = UINT64_MAX;
+	}
 	e = new_proc(s, pid, fd, &wk.id,
 		     starting || report ? s->window : s->window + 1);
 	if (!e) {
@@ -1015,17 +1025,17 @@ static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 		return -ENOSPC;
 	}
 	walk_keep(s, &wk, e);
-	err = walk_finish(s, &wk, e->pub.id, report);
+	err = walk_finish(s, &wk, e->pub.id, report || met);
 	if (err) {
 		set_msg(msg, len, "walking process %d: %s", pid,
 			strerror(-err));
 		return err;
 	}
+	if (report || met)
+		mark_reported(s, e);
 	if (!starting) {
 		s->cur.nr_joined++;
-		if (report)
-			mark_reported(s, e);
-		else
+		if (!report)
 			s->cur.nr_stale++;
 	}
 	if (clear_timed(s, e)) {
@@ -1183,12 +1193,16 @@ int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
 	memset(&s->cur, 0, sizeof(s->cur));
 	s->window = 0;
 	s->window_start_ns = clock_ns(CLOCK_BOOTTIME);
+	s->nr_ids = 0;
+	s->nr_runs = 0;
+	s->sorted = true;
 	err = refresh_tier(s, msg, len);
 	if (!err)
 		err = sample_all(s, true, msg, len);
 	if (err)
 		return err;
 	s->last = s->skel->bss->counts;
+	s->carry = true;
 	s->started = true;
 	return 0;
 }
@@ -1206,9 +1220,12 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 	}
 	now = clock_ns(CLOCK_BOOTTIME);
 	memset(&s->cur, 0, sizeof(s->cur));
-	s->nr_ids = 0;
-	s->nr_runs = 0;
-	s->sorted = true;
+	if (!s->carry) {
+		s->nr_ids = 0;
+		s->nr_runs = 0;
+		s->sorted = true;
+	}
+	s->carry = false;
 	err = refresh_tier(s, msg, len);
 	if (!err)
 		err = sample_all(s, false, msg, len);

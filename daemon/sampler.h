@@ -81,6 +81,15 @@ enum {
 	 * of writing 512 ids for every accessed huge page.
 	 */
 	MDKD_SAMPLER_RUNS = 1 << 2,
+	/*
+	 * A process met with bits older than the window (each one there at
+	 * the start, one moved in or added later) has its resident pages
+	 * reported as accessed in the window it is met in (window 0 at the
+	 * start) instead of nothing: for page policies, memory idle since
+	 * before the sampler saw it is then known and can be moved.  Those
+	 * windows are no longer the exact accesses.
+	 */
+	MDKD_SAMPLER_MET_RESIDENT = 1 << 3,
 };
 
 struct mdkd_sampler_opts {
@@ -120,9 +129,10 @@ struct mdkd_sampler_window {
 	uint64_t promote_pages;
 	uint64_t promote_events;
 	/* Processes: sampled in this window; new since the last window; of
-	 * those, new with bits older than the window (not reported this
-	 * window, reported from the next); gone since the last window.  An
-	 * exec counts as one left (the old number) and one joined. */
+	 * those, new with bits older than the window (reported from the
+	 * next, and in this one only with MDKD_SAMPLER_MET_RESIDENT); gone
+	 * since the last window.  An exec counts as one left (the old
+	 * number) and one joined. */
 	unsigned int nr_procs;
 	unsigned int nr_joined;
 	unsigned int nr_stale;

@@ -95,7 +95,7 @@ workload_start() {
 	local cg=$1 cold=$2 hot=$3 secs=${4:-300} i
 	WL_REPORT=$MDK_TMP/workload.$RANDOM
 	sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDKD_WORKLOAD --cold $cold \
-		--hot $hot --seconds $secs ${WL_ARGS:-} --report $WL_REPORT" &
+		--hot $hot --seconds $secs --report $WL_REPORT" &
 	WL_PID=$!
 	for i in $(seq 600); do
 		[ -s "$WL_REPORT" ] &&

@@ -3,16 +3,12 @@
  * Description: not a test, the workload of the mdkd VM tests and the demo.
  * It maps a cold set and a hot set of anonymous memory (small pages), fills
  * both with a known pattern, then keeps touching every page of the hot set
- * until SIGTERM or --seconds; the cold set is never touched again, but
- * read at --reread N and 2N seconds if given (a sampler that met the
- * process after its fill sees the cold set then; reads less than two
- * windows apart let no AGE T=2 page it out in between).  Once a
+ * until SIGTERM or --seconds; the cold set is never touched again.  Once a
  * second it rewrites --report FILE with "ready passes seconds".  At the end
  * it checks every word of both sets: exit 0 when all are intact, 1 when
  * one is not, 2 on a setup error.
  *
- *   mdkd_workload --cold MIB --hot MIB [--seconds N] [--reread N]
- *                 [--report FILE]
+ *   mdkd_workload --cold MIB --hot MIB [--seconds N] [--report FILE]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -93,13 +89,12 @@ int main(int argc, char **argv)
 		{ "hot", required_argument, NULL, 'H' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "report", required_argument, NULL, 'r' },
-		{ "reread", required_argument, NULL, 'R' },
 		{ 0 },
 	};
 	size_t cold = 64 << 20, hot = 16 << 20, i, page = 4096;
-	double secs = 300, reread = -1, start, last = 0;
+	double secs = 300, start, last = 0;
 	const char *file = NULL;
-	unsigned long passes = 0, rereads = 0;
+	unsigned long passes = 0;
 	uint64_t *c, *h;
 	volatile uint64_t sink = 0;
 	int o;
@@ -118,12 +113,9 @@ int main(int argc, char **argv)
 		case 'r':
 			file = optarg;
 			break;
-		case 'R':
-			reread = atof(optarg);
-			break;
 		default:
 			fprintf(stderr,
-				"usage: %s --cold MIB --hot MIB [--seconds N] [--reread N] [--report FILE]\n",
+				"usage: %s --cold MIB --hot MIB [--seconds N] [--report FILE]\n",
 				argv[0]);
 			return 2;
 		}
@@ -144,13 +136,6 @@ int main(int argc, char **argv)
 		     i += page / sizeof(uint64_t))
 			sink += h[i];
 		passes++;
-		if (rereads < 2 && reread > 0 &&
-		    now_s() - start >= reread * (rereads + 1)) {
-			for (i = 0; i < cold / sizeof(uint64_t);
-			     i += page / sizeof(uint64_t))
-				sink += c[i];
-			rereads++;
-		}
 		if (now_s() - last >= 1) {
 			last = now_s();
 			report(file, passes, last - start);

@@ -10,6 +10,10 @@
  * window 6 (a new address space, a new process number, reported at once).
  * PID-set target: E alone, then F added (reported from the window after),
  * E exits, F exits: the sampler then says the target is gone.
+ * MDKD_SAMPLER_MET_RESIDENT, PID set: E, there at the start, and F, added
+ * during window 1, each with its first DROPPED pages unmapped: their
+ * resident pages count as accessed in the window they are met in (0 and
+ * 1), exactly, and after that their accesses only.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -24,6 +28,7 @@
 #include "sampler_test.h"
 
 #define NPAGES 256
+#define DROPPED 64
 
 static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
 {
@@ -41,10 +46,23 @@ static int touched(int key, size_t i, int w)
 	return mix(key, i, w) % 3 == 0;
 }
 
+/* Is page @i of worker @key resident in window @w, its first DROPPED
+ * unmapped before window 0?  Touches until @w mapped them again. */
+static int resident(int key, size_t i, int w)
+{
+	int v;
+
+	for (v = 0; v <= w && i < DROPPED; v++)
+		if (touched(key, i, v))
+			return 1;
+	return i >= DROPPED;
+}
+
 /*
  * A worker: map and populate NPAGES, say hello with the address, then
  * touch its set of each window asked for.  op 1: touch window arg; op 2:
- * exec this program again as the same worker; op 0: exit.
+ * exec this program again as the same worker; op 3: unmap the first arg
+ * pages (MADV_DONTNEED); op 0: exit.
  */
 static int worker(int cmd, int rsp, void *arg)
 {
@@ -71,7 +89,9 @@ static int worker(int cmd, int rsp, void *arg)
 			      b, k, (char *)NULL);
 			return 2;
 		}
-		for (i = 0; i < NPAGES; i++)
+		if (m.op == 3)
+			madvise(p, m.arg * PAGE, MADV_DONTNEED);
+		for (i = 0; m.op == 1 && i < NPAGES; i++)
 			if (touched(key, i, m.arg))
 				p[i * PAGE]++;
 		if (send_msg(rsp, &m))
@@ -87,6 +107,7 @@ struct proc {
 	uint64_t base;
 	int populated; /* window in which it mapped its pages */
 	int in; /* member of the target */
+	int met; /* 1 + window its pages from DROPPED on count in; 0: none */
 };
 
 /* The live process number of @pid (the newest, after an exec). */
@@ -132,7 +153,9 @@ static int check_window(struct mdkd_sampler *s,
 		nw = 0;
 		for (i = 0; i < NPAGES; i++)
 			if (procs[k].populated == w ||
-			    touched(procs[k].key, i, w))
+			    touched(procs[k].key, i, w) ||
+			    (procs[k].met == w + 1 &&
+			     resident(procs[k].key, i, w)))
 				want[nw++] = mdkd_page_id(id, procs[k].base +
 								      i * PAGE);
 		/* Only its test region is known exactly. */
@@ -386,6 +409,56 @@ static void pid_part(void)
 	mdkd_sampler_free(s);
 }
 
+static void met_part(void)
+{
+	struct mdkd_sampler_opts opts = { .tier_node = -1 };
+	struct proc procs[2] = { { .name = "E", .key = 7, .met = 1 },
+				 { .name = "F", .key = 8 } };
+	struct mdkd_sampler_window win;
+	struct wmsg m;
+	int exact = 1, w, k;
+	struct mdkd_sampler *s;
+	char msg[256];
+	pid_t pid;
+
+	for (k = 0; k < 2; k++) {
+		m = (struct wmsg){ .op = 3, .arg = DROPPED };
+		if (start_proc(&procs[k], NULL, -1) ||
+		    worker_call(&procs[k].w, &m, &m))
+			ksft_exit_fail_msg("workers did not start\n");
+	}
+	pid = procs[0].w.pid;
+	opts.pids = &pid;
+	opts.nr_pids = 1;
+	opts.flags = MDKD_SAMPLER_MET_RESIDENT;
+	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	if (!s)
+		ksft_exit_fail_msg("sampler: %s\n", msg);
+	if (mdkd_sampler_start(s, msg, sizeof(msg)))
+		ksft_exit_fail_msg("start: %s\n", msg);
+	procs[0].in = 1;
+	for (w = 0; w < 3; w++) {
+		if (w == 1) {
+			if (mdkd_sampler_add_pid(s, procs[1].w.pid))
+				ksft_exit_fail_msg("add_pid failed\n");
+			procs[1].in = 1;
+			procs[1].met = 2;
+		}
+		if (run_window(s, w, procs, 2, &win))
+			ksft_exit_fail_msg("window %d failed\n", w);
+		exact &= check_window(s, &win, w, procs, 2, "met");
+		if (w == 1)
+			exact &= win.nr_joined == 1 && win.nr_stale == 1 &&
+				 win.nr_procs == 2;
+	}
+	ksft_test_result(exact, "MDKD_SAMPLER_MET_RESIDENT: resident pages "
+				"count in the window a process is met in, "
+				"exactly\n");
+	worker_stop(&procs[0].w);
+	worker_stop(&procs[1].w);
+	mdkd_sampler_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "--worker"))
@@ -394,8 +467,9 @@ int main(int argc, char **argv)
 	ksft_print_header();
 	if (geteuid())
 		ksft_exit_skip("needs root\n");
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	cgroup_part();
 	pid_part();
+	met_part();
 	ksft_finished();
 }
