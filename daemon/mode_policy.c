@@ -96,6 +96,7 @@ struct policy_totals {
 	uint64_t picked; /* pages the settings picked */
 	uint64_t out; /* pages advised (pageout) or demoted (migrate) */
 	uint64_t back; /* pages promoted back (migrate) */
+	uint64_t settled; /* bytes of swap cache freed after page-outs */
 	uint64_t failed, gone, denied; /* pages the actuator could not move */
 	uint64_t paused; /* windows whose page-outs PSI paused */
 	uint64_t tune_changes; /* auto-tune switched settings */
@@ -125,6 +126,13 @@ struct policy_state {
 	/* the decision, for the actuator */
 	struct mdkd_pages pages;
 	size_t npicked;
+	/*
+	 * pageout: pages advised two or more windows ago whose swap cache
+	 * may still be charged, and those of the last two windows, maybe
+	 * still under writeback (reclaim would activate them, not free them).
+	 */
+	uint64_t unsettled, writing[2];
+	uint64_t swapcached; /* memory.stat's, this window */
 
 	struct mdkd_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
@@ -341,8 +349,17 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 	int ret;
 
 	st->pages.nout = st->pages.nback = 0;
+	st->pages.settle_bytes = 0;
 	st->npicked = 0;
 	st->why = MDKD_R_NOTHING;
+	/* Page-outs age a window; swap cache the kernel freed by itself
+	 * is settled already. */
+	st->unsettled += st->writing[0];
+	st->writing[0] = st->writing[1];
+	st->writing[1] = 0;
+	st->swapcached = cur->stat.swapcached;
+	if (st->unsettled > st->swapcached / MDKD_PAGE_SIZE)
+		st->unsettled = st->swapcached / MDKD_PAGE_SIZE;
 	if (!st->src || !st->eval)
 		return;
 	if (!st->started) {
@@ -425,14 +442,20 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 	double psi = in->iv->mem_some, thr = set->psi_threshold;
 	bool pressure = thr <= 0 || psi >= thr;
 	size_t nout = st->why == MDKD_R_RECLAIM ? st->npicked : 0;
+	uint64_t settle = 0;
 
 	/* The PSI guard: no page-outs under pressure; promotions go on. */
 	if (pressure && nout) {
 		st->tot.paused++;
 		nout = 0;
 	}
+	/* The swap cache of the last page-outs, written back by now. */
+	if (!pressure && st->tier_node < 0)
+		settle = st->unsettled * MDKD_PAGE_SIZE;
 	st->pages.nout = nout;
-	d->want_bytes = (uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE;
+	st->pages.settle_bytes = settle;
+	d->want_bytes =
+		(uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE + settle;
 	if (d->want_bytes) {
 		d->reason = MDKD_R_RECLAIM;
 		return;
@@ -453,6 +476,13 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 		mdkd_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
 	st->tot.out += r->out_done;
 	st->tot.back += r->back_done;
+	st->tot.settled += r->settled;
+	if (st->tier_node < 0) {
+		uint64_t done = r->settled / MDKD_PAGE_SIZE;
+
+		st->unsettled -= done < st->unsettled ? done : st->unsettled;
+		st->writing[1] += r->out_done;
+	}
 	st->tot.failed += r->failed;
 	st->tot.gone += r->gone;
 	st->tot.denied += r->denied;
@@ -665,6 +695,7 @@ struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
 	add_u64(t, "picked_pages", st->tot.picked);
 	add_u64(t, "out_pages", st->tot.out);
 	add_u64(t, "back_pages", st->tot.back);
+	add_u64(t, "settled_bytes", st->tot.settled);
 	add_u64(t, "failed_pages", st->tot.failed);
 	add_u64(t, "gone_pages", st->tot.gone);
 	add_u64(t, "denied_pages", st->tot.denied);
