@@ -10,7 +10,8 @@ EXTRA_CFLAGS_daemon/ := $(shell $(PKG_CONFIG) --cflags $(DAEMON_PKGS) 2>/dev/nul
 	-I$(BPF_SKEL_DIR) -Wno-format-truncation -Wno-unknown-warning-option
 DAEMON_LIBS := $(shell $(PKG_CONFIG) --libs $(DAEMON_PKGS) 2>/dev/null) -lelf -lz -lm -lpthread
 
-MDKCTL_SRCS := daemon/mdkctl.c $(wildcard daemon/cmd_*.c)
+# sampler_cli.c: what mdkctl sample and record share, mdkctl's alone.
+MDKCTL_SRCS := daemon/mdkctl.c daemon/sampler_cli.c $(wildcard daemon/cmd_*.c)
 MDKD_SRCS := daemon/mdkd.c
 LIBMDKD_SRCS := $(filter-out $(MDKCTL_SRCS) $(MDKD_SRCS),$(wildcard daemon/*.c))
 

@@ -5,63 +5,23 @@
  * processes, promotions and STAR, or the page ids themselves as
  * "window,page" CSV rows.  See mdkctl(8) and Documentation/sampler.rst.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/stat.h>
-
-#include <bpf/libbpf.h>
 
 #include "jsonout.h"
 #include "mdkctl.h"
 #include "parse.h"
-#include "sampler.h"
-
-#define DEFAULT_WINDOW_NS (30ULL * 1000000000ULL)
+#include "sampler_cli.h"
 
 enum output { OUT_TEXT, OUT_CSV, OUT_JSON };
 
 struct env {
-	const char *target;
-	char cgroup[PATH_MAX];
-	pid_t *pids;
-	size_t nr_pids;
-	uint64_t window_ns;
+	struct sampler_cli cli;
 	uint64_t count; /* 0: until interrupted */
-	int tier_node;
-	bool no_flush;
 	bool pages;
-	bool verbose;
-	const char *procs_file;
 	enum output out;
 };
-
-static volatile sig_atomic_t exiting;
-
-static void on_signal(int sig)
-{
-	exiting = 1;
-}
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	return vfprintf(stderr, fmt, ap);
-}
-
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	return 0;
-}
 
 static void usage(FILE *f)
 {
@@ -121,22 +81,11 @@ static int parse_args(struct env *env, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	uint64_t v;
-	int c;
+	int c, err;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "w:n:t:jvh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'w':
-			if (mdkd_parse_window(optarg, &env->window_ns)) {
-				fprintf(stderr,
-					"mdkctl sample: --window '%s': "
-					"expected N[ms|s|m|h] between 1ms "
-					"and 24h\n",
-					optarg);
-				return 2;
-			}
-			break;
 		case 'n':
 			if (mdkd_parse_u64(optarg, 10, 0, UINT64_MAX,
 					   &env->count)) {
@@ -147,24 +96,8 @@ static int parse_args(struct env *env, int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 't':
-			if (mdkd_parse_u64(optarg, 10, 0, 65535, &v)) {
-				fprintf(stderr,
-					"mdkctl sample: --tier-node '%s': "
-					"expected a NUMA node number\n",
-					optarg);
-				return 2;
-			}
-			env->tier_node = v;
-			break;
-		case 'F':
-			env->no_flush = true;
-			break;
 		case 'P':
 			env->pages = true;
-			break;
-		case 'p':
-			env->procs_file = optarg;
 			break;
 		case 'c':
 			env->out = OUT_CSV;
@@ -172,43 +105,17 @@ static int parse_args(struct env *env, int argc, char **argv)
 		case 'j':
 			env->out = OUT_JSON;
 			break;
-		case 'v':
-			env->verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
 		default:
-			usage(stderr);
-			return 2;
+			err = sampler_cli_option(&env->cli, c, optarg);
+			if (err)
+				return err;
+			break;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "mdkctl sample: %s\n",
-			optind >= argc ? "missing CGROUP or PID" :
-					 "one target only (PIDs: 1,2,3)");
-		usage(stderr);
-		return 2;
-	}
-	env->target = argv[optind];
-	switch (mdkd_sampler_parse_target(env->target, env->cgroup,
-					  sizeof(env->cgroup), &env->pids,
-					  &env->nr_pids)) {
-	case 0:
-		break;
-	case -ENOENT:
-		fprintf(stderr,
-			"mdkctl sample: %s: no such cgroup directory (%s)\n",
-			env->target, env->cgroup);
-		return 1;
-	default:
-		fprintf(stderr,
-			"mdkctl sample: '%s': expected a cgroup or PIDs "
-			"separated by commas\n",
-			env->target);
-		return 2;
-	}
-	return 0;
+	err = sampler_cli_args(&env->cli, argc, argv);
+	if (err)
+		return err;
+	return sampler_cli_target(&env->cli);
 }
 
 static void print_header(const struct env *env)
@@ -289,7 +196,7 @@ static void print_window(const struct env *env,
 		       w->nr_procs, w->nr_joined, w->nr_left, w->nr_stale,
 		       w->swapin_pages, w->file_refault_pages,
 		       w->promote_pages);
-		if (env->tier_node >= 0)
+		if (env->cli.tier_node >= 0)
 			printf("  STAR %.3f", star);
 		printf("  cpu %.1f ms\n", w->cpu_ns / 1e6);
 		if (env->pages)
@@ -300,90 +207,37 @@ static void print_window(const struct env *env,
 	fflush(stdout);
 }
 
-static int write_procs(const struct env *env, const struct mdkd_sampler *s)
-{
-	int err = mdkd_sampler_write_procs(s, env->procs_file);
-
-	if (err)
-		fprintf(stderr, "mdkctl sample: %s: %s\n", env->procs_file,
-			strerror(-err));
-	return err ? 1 : 0;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 int cmd_sample(int argc, char **argv)
 {
-	struct env env = { .window_ns = DEFAULT_WINDOW_NS, .tier_node = -1 };
-	struct mdkd_sampler_opts opts = { 0 };
+	struct env env = { .cli = SAMPLER_CLI_INIT("mdkctl sample", usage) };
 	struct mdkd_sampler_window w;
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct mdkd_sampler *s = NULL;
-	uint64_t next, n, t0;
-	struct timespec ts;
-	char msg[512];
+	uint64_t n, t0;
 	int err;
 
 	err = parse_args(&env, argc, argv);
 	if (err)
 		goto out;
-	libbpf_set_print(env.verbose ? libbpf_print : libbpf_quiet);
-	opts.cgroup = env.cgroup[0] ? env.cgroup : NULL;
-	opts.pids = env.pids;
-	opts.nr_pids = env.nr_pids;
-	opts.tier_node = env.tier_node;
-	opts.flags = env.no_flush ? MDKD_SAMPLER_NO_FLUSH : 0;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
-	if (!s) {
-		fprintf(stderr, "mdkctl sample: %s\n", msg);
-		err = 1;
+	err = sampler_cli_open(&env.cli);
+	if (err)
 		goto out;
-	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	print_header(&env);
-	err = mdkd_sampler_start(s, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "mdkctl sample: %s\n", msg);
-		err = 1;
+	err = sampler_cli_start(&env.cli);
+	if (err)
 		goto out;
-	}
 	t0 = 0;
-	next = mono_ns();
 	for (n = 0; !env.count || n < env.count; n++) {
-		/* Windows end on a fixed grid; a signal ends the current
-		 * one early and stops. */
-		next += env.window_ns;
-		ts.tv_sec = next / 1000000000ULL;
-		ts.tv_nsec = next % 1000000000ULL;
-		while (!exiting && clock_nanosleep(CLOCK_MONOTONIC,
-						   TIMER_ABSTIME, &ts, NULL))
-			;
-		err = mdkd_sampler_next(s, &w, msg, sizeof(msg));
-		if (err) {
-			fprintf(stderr,
-				"mdkctl sample: window %" PRIu64 ": %s\n", n,
-				msg);
-			err = 1;
+		err = sampler_cli_next(&env.cli, n, &w);
+		if (err)
 			break;
-		}
 		if (!t0)
 			t0 = w.start_ns;
 		print_window(&env, &w, t0);
-		if (exiting)
+		if (sampler_cli_stopped())
 			break;
 	}
-	if (!err && env.procs_file)
-		err = write_procs(&env, s);
+	if (!err)
+		err = sampler_cli_write_procs(&env.cli);
 out:
-	mdkd_sampler_free(s);
-	free(env.pids);
+	sampler_cli_free(&env.cli);
 	return err < 0 ? 0 : err;
 }

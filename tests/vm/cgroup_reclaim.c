@@ -7,17 +7,16 @@
  * reads back every byte it wrote.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup_util.h"
 #include "kselftest.h"
 
 #define WORKLOAD_BYTES (128UL << 20)
@@ -25,45 +24,11 @@
 
 static char cg[256];
 
-static int write_file(const char *dir, const char *file, const char *val)
-{
-	char path[512];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return n;
-}
-
-static int read_file(const char *dir, const char *file, char *buf, size_t len)
-{
-	char path[512];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
 static long long read_u64(const char *file)
 {
 	char buf[64];
 
-	if (read_file(cg, file, buf, sizeof(buf)))
+	if (cg_read(cg, file, buf, sizeof(buf)))
 		return -1;
 	return strtoll(buf, NULL, 10);
 }
@@ -75,7 +40,7 @@ static long long stat_key(const char *key)
 	size_t klen = strlen(key);
 	char *line;
 
-	if (read_file(cg, "memory.stat", buf, sizeof(buf)))
+	if (cg_read(cg, "memory.stat", buf, sizeof(buf)))
 		return -1;
 	for (line = buf; line && *line; line = strchr(line, '\n')) {
 		if (*line == '\n')
@@ -126,10 +91,9 @@ int main(void)
 		ksft_exit_skip("cgroup v2 not mounted\n");
 	ksft_set_plan(7);
 
-	snprintf(cg, sizeof(cg), "/sys/fs/cgroup/mdk-test-reclaim-%d",
-		 getpid());
-	if (mkdir(cg, 0755))
-		ksft_exit_fail_msg("mkdir %s: %s\n", cg, strerror(errno));
+	ret = cg_make(cg, sizeof(cg), "mdk-test-reclaim");
+	if (ret)
+		ksft_exit_fail_msg("mkdir %s: %s\n", cg, strerror(-ret));
 	if (pipe(ready) || pipe(go))
 		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
 
@@ -137,8 +101,7 @@ int main(void)
 	if (pid < 0)
 		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
 	if (pid == 0) {
-		snprintf(buf, sizeof(buf), "%d", getpid());
-		if (write_file(cg, "cgroup.procs", buf))
+		if (cg_add(cg, getpid()))
 			_exit(3);
 		_exit(workload(ready[1], go[0]));
 	}
@@ -157,14 +120,14 @@ int main(void)
 	ksft_test_result(anon >= (long long)WORKLOAD_BYTES,
 			 "memory.stat anon counts it (%lld)\n", anon);
 
-	ret = read_file(cg, "memory.pressure", buf, sizeof(buf));
+	ret = cg_read(cg, "memory.pressure", buf, sizeof(buf));
 	ksft_test_result(!ret && !strncmp(buf, "some avg10=", 11) &&
 				 strstr(buf, "\nfull avg10="),
 			 "memory.pressure has some and full PSI lines\n");
 
 	swap_before = read_u64("memory.swap.current");
 	snprintf(buf, sizeof(buf), "%lu", RECLAIM_BYTES);
-	ret = write_file(cg, "memory.reclaim", buf);
+	ret = cg_write(cg, "memory.reclaim", buf);
 	/* -EAGAIN means "reclaimed less than asked": still a valid outcome. */
 	ksft_test_result(ret == 0 || ret == -EAGAIN,
 			 "memory.reclaim accepts 64 MiB (%s)\n",

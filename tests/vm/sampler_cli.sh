@@ -5,37 +5,14 @@
 # table, a PID target's page ids in JSON (sorted, unique, counted) with a
 # tier node, and clear errors with exit status 1 or 2 for a missing
 # cgroup, a bad option, a process that does not exist and a bad PID list.
-. "$(dirname "$0")/lib.sh"
-require_root
-require_file "$MDKCTL"
-command -v python3 >/dev/null || ksft_skip "python3 not installed"
-
-# A light workload: a shell loop forking sleep(1) children, so that
-# processes come and go.
-cg=/sys/fs/cgroup/mdk-sampler-cli-$$
-mkdir "$cg" || ksft_skip "cannot create $cg"
-sh -c "echo \$\$ >$cg/cgroup.procs && exec bash -c \
-	'while :; do sleep 0.2; done'" &
-pid=$!
-cleanup() {
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	for _ in $(seq 50); do
-		grep -q . "$cg/cgroup.procs" || break
-		sleep 0.1
-	done
-	rmdir "$cg" 2>/dev/null
-}
-trap cleanup EXIT
-for _ in $(seq 100); do
-	grep -q . "$cg/cgroup.procs" && break
-	sleep 0.1
-done
+. "$(dirname "$0")/sampler_lib.sh"
+sampler_require
+sampler_workload mdk-sampler-cli
 
 ktap_plan 7
 
 # Each run loads the BPF programs (seconds under TCG): two runs only.
-out=$("$MDKCTL" sample "$(basename "$cg")" --window 1s --count 3 --csv \
+out=$("$MDKCTL" sample "$(basename "$SAMPLER_CG")" --window 1s --count 3 --csv \
 	--procs "$MDK_TMP/procs.csv" 2>&1)
 rc=$?
 echo "$out" | sed 's/^/# /'
@@ -48,7 +25,7 @@ ktap_ok "--procs: the table names the shell and its sleep children" \
 	grep -q ',bash,.*' "$MDK_TMP/procs.csv"
 
 # A PID target: JSON with the ids, and a tier node.
-"$MDKCTL" sample "$pid" --window 1s --count 2 -j --pages --tier-node 0 \
+"$MDKCTL" sample "$SAMPLER_PID" --window 1s --count 2 -j --pages --tier-node 0 \
 	>"$MDK_TMP/out.json" 2>&1
 rc=$?
 sed 's/^/# /; s/\(.\{200\}\).*/\1.../' "$MDK_TMP/out.json"
@@ -76,7 +53,7 @@ ktap_diag "$out"
 ktap_ok "a missing cgroup: exit 1 and a message naming it" \
 	test $rc -eq 1 -a -n "$(echo "$out" | grep mdk-no-such-cgroup)"
 
-out=$("$MDKCTL" sample "$cg" --window 2x 2>&1)
+out=$("$MDKCTL" sample "$SAMPLER_CG" --window 2x 2>&1)
 rc=$?
 ktap_diag "$out"
 ktap_ok "a bad --window: exit 2" test $rc -eq 2

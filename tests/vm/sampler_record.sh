@@ -6,34 +6,13 @@
 # a description of the page ids in its header; its ids, exported as CSV,
 # belong to the process numbers of --procs and sort within each window;
 # mdkctl mpc runs on it.  Recording until SIGINT closes the trace too.
-. "$(dirname "$0")/lib.sh"
-require_root
-require_file "$MDKCTL"
-command -v python3 >/dev/null || ksft_skip "python3 not installed"
-
-cg=/sys/fs/cgroup/mdk-sampler-record-$$
-mkdir "$cg" || ksft_skip "cannot create $cg"
-sh -c "echo \$\$ >$cg/cgroup.procs && exec bash -c \
-	'while :; do sleep 0.2; done'" &
-pid=$!
-cleanup() {
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	for _ in $(seq 50); do
-		grep -q . "$cg/cgroup.procs" || break
-		sleep 0.1
-	done
-	rmdir "$cg" 2>/dev/null
-}
-trap cleanup EXIT
-for _ in $(seq 100); do
-	grep -q . "$cg/cgroup.procs" && break
-	sleep 0.1
-done
+. "$(dirname "$0")/sampler_lib.sh"
+sampler_require
+sampler_workload mdk-sampler-record
 
 ktap_plan 6
 t=$MDK_TMP/cg.mdkt
-out=$("$MDKCTL" record "$cg" --window 1s --duration 3s -o "$t" \
+out=$("$MDKCTL" record "$SAMPLER_CG" --window 1s --duration 3s -o "$t" \
 	--procs "$MDK_TMP/procs.csv" 2>&1)
 rc=$?
 echo "$out" | sed 's/^/# /'
@@ -82,7 +61,7 @@ ktap_ok "mdkctl mpc reads the recorded trace (exit $rc)" \
 	test $rc -eq 0 -a "$(echo "$out" | head -n 1 | cut -d, -f1)" = policy
 
 t2=$MDK_TMP/pid.mdkt
-"$MDKCTL" record "$pid" --window 1s -o "$t2" >"$MDK_TMP/rec.out" \
+"$MDKCTL" record "$SAMPLER_PID" --window 1s -o "$t2" >"$MDK_TMP/rec.out" \
 	2>"$MDK_TMP/rec.err" &
 rec=$!
 # Interrupt it once it reported two windows.
@@ -99,7 +78,7 @@ n=$("$MDKCTL" trace info -j "$t2" 2>&1 | python3 -c \
 ktap_ok "record until SIGINT: exit $rc, a closed trace of ${n:-?} windows" \
 	test $rc -eq 0 -a "${n:-0}" -ge 2
 
-out=$("$MDKCTL" record "$cg" --window 1s 2>&1)
+out=$("$MDKCTL" record "$SAMPLER_CG" --window 1s 2>&1)
 rc=$?
 ktap_diag "$out"
 ktap_ok "no -o: exit 2" test $rc -eq 2

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the sampler VM tests (tests/vm/sampler_*.c): a scratch cgroup,
- * a worker process driven over a pair of pipes one message at a time, and
+ * Shared by the sampler VM tests (tests/vm/sampler_*.c): a scratch cgroup
+ * (cgroup_util.h), a worker process driven over a pair of pipes one message at a time, and
  * the comparison of a delivered window with the truth.
  */
 #ifndef MDK_TESTS_SAMPLER_TEST_H
@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup_util.h"
 #include "sampler.h"
 
 #define PAGE 4096UL
@@ -35,39 +36,6 @@ struct worker {
 	int cmd; /* test -> worker */
 	int rsp; /* worker -> test */
 };
-
-static inline int cg_write(const char *cg, const char *file, const char *val)
-{
-	char path[512];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", cg, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return n;
-}
-
-static inline int cg_add(const char *cg, pid_t pid)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%d", pid);
-	return cg_write(cg, "cgroup.procs", buf);
-}
-
-/* A fresh cgroup /sys/fs/cgroup/NAME-PID. */
-static inline int cg_make(char *cg, size_t len, const char *name)
-{
-	snprintf(cg, len, "/sys/fs/cgroup/%s-%d", name, getpid());
-	if (mkdir(cg, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
 
 static inline int send_msg(int fd, const struct wmsg *m)
 {

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sampler (daemon/sampler.h) run from the command line, as mdkctl
+ * sample and mdkctl record both run it: the target and the options they
+ * share, libbpf's messages, SIGINT and SIGTERM to stop, and windows that
+ * end on a fixed grid.  Messages begin with the command's name.
+ */
+#ifndef MDKCTL_SAMPLER_CLI_H
+#define MDKCTL_SAMPLER_CLI_H
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <sys/types.h>
+
+#include "sampler.h"
+
+struct sampler_cli {
+	const char *cmd; /* "mdkctl sample": what messages begin with */
+	void (*usage)(FILE *f);
+	const char *target;
+	char cgroup[PATH_MAX];
+	pid_t *pids;
+	size_t nr_pids;
+	uint64_t window_ns;
+	int tier_node; /* -1: none */
+	bool no_flush;
+	bool verbose;
+	const char *procs_file;
+	struct mdkd_sampler *s;
+	uint64_t next_ns; /* CLOCK_MONOTONIC end of the current window */
+};
+
+/* The defaults: 30 s windows, no tier node. */
+#define SAMPLER_CLI_INIT(name, usage_fn)                             \
+	{                                                            \
+		.cmd = (name), .usage = (usage_fn),                  \
+		.window_ns = 30ULL * 1000000000ULL, .tier_node = -1, \
+	}
+
+/*
+ * sampler_cli_option() - take option @opt (a getopt_long() return) with
+ * argument @arg, or print the usage for --help or an unknown option.  The
+ * options both commands take are, in their getopt_long() tables,
+ *
+ *	'w' --window TIME, 't' --tier-node NODE, 'F' --no-flush,
+ *	'p' --procs FILE, 'v' --verbose, 'h' --help
+ *
+ * Returns 0, -1 after --help, or 2 after a message.
+ */
+int sampler_cli_option(struct sampler_cli *c, int opt, const char *arg);
+
+/*
+ * sampler_cli_args() - take the target: the one argument left after the
+ * options.  Returns 0, or 2 after a message and the usage.
+ */
+int sampler_cli_args(struct sampler_cli *c, int argc, char **argv);
+
+/*
+ * sampler_cli_target() - parse the target into a cgroup or PIDs.
+ * Returns 0, 1 for a missing cgroup or 2 for neither, after a message.
+ */
+int sampler_cli_target(struct sampler_cli *c);
+
+/*
+ * sampler_cli_open() - load the sampler on the target, with libbpf's
+ * messages only when verbose, and have SIGINT and SIGTERM stop the
+ * command (sampler_cli_stopped()).  Returns 0, or 1 after a message.
+ */
+int sampler_cli_open(struct sampler_cli *c);
+
+/* sampler_cli_start() - begin window 0.  Returns 0, or 1 after a message. */
+int sampler_cli_start(struct sampler_cli *c);
+
+/*
+ * sampler_cli_next() - wait until window @n ends, or a signal ends it
+ * early, and deliver it into @w.  Windows end every window_ns from the
+ * first call.  Returns 0, or 1 after a message.
+ */
+int sampler_cli_next(struct sampler_cli *c, uint64_t n,
+		     struct mdkd_sampler_window *w);
+
+/* sampler_cli_stopped() - whether SIGINT or SIGTERM came. */
+bool sampler_cli_stopped(void);
+
+/*
+ * sampler_cli_write_procs() - write the --procs CSV, if asked for.
+ * Returns 0, or 1 after a message.
+ */
+int sampler_cli_write_procs(const struct sampler_cli *c);
+
+/* sampler_cli_free() - free the sampler and the PIDs. */
+void sampler_cli_free(struct sampler_cli *c);
+
+/* sampler_cli_clock_ns() - @clk's time in nanoseconds. */
+uint64_t sampler_cli_clock_ns(clockid_t clk);
+
+#endif /* MDKCTL_SAMPLER_CLI_H */
