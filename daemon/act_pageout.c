@@ -14,22 +14,12 @@
  * before it, or the error when it is the first.  mdkd resumes after the
  * refused range.  Synchronous: the reclaim runs in mdkd's context, as it
  * would in memory.reclaim's writer.
- *
- * An anonymous page going to a swap device leaves MADV_PAGEOUT under
- * writeback, so the kernel keeps it, unmapped, in the swap cache and
- * charged to the cgroup until reclaim comes by again (zswap stores it at
- * once and it is freed).  Policy mode asks for that swap cache back one
- * window later (settle_bytes, bounded by what it paged out and by
- * memory.stat's swapcached): this writes it to memory.reclaim first, where
- * the clean pages at the tail of the inactive list go without I/O.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "log.h"
 #include "manager.h"
@@ -157,48 +147,21 @@ int mdkd_pageout(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 	return ret;
 }
 
-struct pageout_state {
-	int reclaim_fd; /* memory.reclaim, -1 without one */
-};
-
 static int pageout_attach(struct mdkd_cgroup *cg, void *state, char *err,
 			  size_t errlen)
 {
-	struct pageout_state *st = state;
-
 	if (!mdkd_policy_pages(cg)) {
 		snprintf(
 			err, errlen,
 			"actuator pageout moves the pages mode policy picks (set mode = policy)");
 		return -EINVAL;
 	}
-	/* Without memory.reclaim (before 5.19) the swap cache just waits. */
-	st->reclaim_fd =
-		openat(cg->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
 	return 0;
-}
-
-/* Free up to @bytes of swap cache; EAGAIN (less was found) is no error. */
-static void settle(struct pageout_state *st, struct mdkd_pages *p,
-		   uint64_t bytes)
-{
-	char buf[32];
-	int len;
-
-	if (st->reclaim_fd < 0 || !bytes)
-		return;
-	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)bytes);
-	if (write(st->reclaim_fd, buf, (size_t)len) == len)
-		p->res.settled = bytes;
-	else if (errno != EAGAIN && errno != EINTR)
-		log_debug("memory.reclaim of %llu bytes of swap cache: %s",
-			  (unsigned long long)bytes, strerror(errno));
 }
 
 static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
 {
 	struct mdkd_pages *p = mdkd_policy_pages(cg);
-	uint64_t n = bytes / MDKD_PAGE_SIZE;
 	int ret;
 
 	if (!p) {
@@ -206,13 +169,7 @@ static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
 		return 1;
 	}
 	memset(&p->res, 0, sizeof(p->res));
-	/* The picked pages first; what the core left beyond them settles. */
-	if (n > p->nout)
-		n = p->nout;
-	if (bytes - n * MDKD_PAGE_SIZE < p->settle_bytes)
-		p->settle_bytes = bytes - n * MDKD_PAGE_SIZE;
-	settle(state, p, p->settle_bytes);
-	ret = mdkd_pageout(mdkd_page_sys, p, n);
+	ret = mdkd_pageout(mdkd_page_sys, p, bytes / MDKD_PAGE_SIZE);
 	if (p->res.denied || p->res.failed)
 		log_debug(
 			"%s: pageout: %llu advised, %llu failed, %llu denied, %llu gone (%s)",
@@ -221,8 +178,8 @@ static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
 			(unsigned long long)p->res.denied,
 			(unsigned long long)p->res.gone,
 			strerror(-p->res.first_error));
-	/* What was advised (and settled) is what counts as reclaimed. */
-	cg->act_bytes = p->res.out_done * MDKD_PAGE_SIZE + p->res.settled;
+	/* What was advised is what counts as reclaimed. */
+	cg->act_bytes = p->res.out_done * MDKD_PAGE_SIZE;
 	if (!ret && !p->res.out_done && p->res.first_error &&
 	    p->res.first_error != -ESRCH)
 		ret = p->res.first_error;
@@ -230,22 +187,13 @@ static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
 	return 1;
 }
 
-static void pageout_detach(struct mdkd_cgroup *cg, void *state)
-{
-	struct pageout_state *st = state;
-
-	if (st->reclaim_fd >= 0)
-		close(st->reclaim_fd);
-	st->reclaim_fd = -1;
-}
-
 const struct mdkd_actuator_ops mdkd_act_pageout = {
 	.name = "pageout",
 	.help = "process_madvise(MADV_PAGEOUT) of the pages mode policy picks (swap, zswap)",
-	.state_size = sizeof(struct pageout_state),
+	.state_size = 0,
 	.probe = NULL,
 	.attach = pageout_attach,
 	.apply = pageout_apply,
 	.restore = NULL,
-	.detach = pageout_detach,
+	.detach = NULL,
 };

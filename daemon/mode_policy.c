@@ -33,12 +33,14 @@
  * pages.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <mdk/trace.h>
 
@@ -132,7 +134,8 @@ struct policy_state {
 	 * still under writeback (reclaim would activate them, not free them).
 	 */
 	uint64_t unsettled, writing[2];
-	uint64_t swapcached; /* memory.stat's, this window */
+	bool pressure; /* the last decision saw memory pressure */
+	int reclaim_fd; /* memory.reclaim, -1 without one */
 
 	struct mdkd_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
@@ -229,6 +232,9 @@ static void policy_stop(struct mdkd_cgroup *cg, void *state)
 	struct policy_state *st = state;
 
 	trace_close(st);
+	if (st->reclaim_fd >= 0)
+		close(st->reclaim_fd);
+	st->reclaim_fd = -1;
 	mdkd_eval_free(st->eval);
 	st->eval = NULL;
 	if (st->src)
@@ -246,6 +252,7 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	char dir[MDKD_PATH_MAX + MDKD_CGROUP_PATH_MAX];
 
 	st->cg = cg;
+	st->reclaim_fd = -1;
 	st->src_ops = mdkd_policy_source;
 	st->tier_node = st->home_node = -1;
 	st->sel.policy = -1;
@@ -273,6 +280,9 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	o.cgroup = dir;
 	/* Pages idle since before the sampler met their process count. */
 	o.flags = MDKD_SAMPLER_MET_RESIDENT;
+	if (set->backend == MDKD_BACKEND_SWAP)
+		st->reclaim_fd = openat(cg->dirfd, "memory.reclaim",
+					O_WRONLY | O_CLOEXEC);
 	st->src = st->src_ops->open(&o, err, errlen);
 	if (!st->src) {
 		mdkd_eval_free(st->eval);
@@ -336,6 +346,44 @@ static void choose(struct policy_state *st)
 	st->why = MDKD_R_RECLAIM;
 }
 
+/*
+ * Free the swap cache that page-outs to a swap device leave: MADV_PAGEOUT
+ * returns with the pages under writeback, so the kernel keeps them,
+ * unmapped and clean, in the swap cache and charged to the cgroup until
+ * reclaim comes by again (zswap and zram complete the write at once and
+ * the pages are freed).  Two windows after a page-out, when the writeback
+ * is done, that many pages (at most memory.stat's swapcached) go to
+ * memory.reclaim: they wait at the tail of the inactive list and go
+ * without I/O.  Now, before the sampler resets the Accessed bits: the
+ * kernel's reclaim still sees the window's references, and leaves the
+ * pages in use alone.  Not after a window under memory pressure (the PSI
+ * guard).  One try per page-out: EAGAIN (less was found) is no error, and
+ * a swap cache that stays (pages mapped again) is not chased.
+ */
+static void settle(struct policy_state *st, const struct mdkd_sample *cur)
+{
+	uint64_t max = cur->stat.swapcached / MDKD_PAGE_SIZE, bytes;
+	char buf[32];
+	int len;
+
+	st->unsettled += st->writing[0];
+	st->writing[0] = st->writing[1];
+	st->writing[1] = 0;
+	if (st->unsettled > max)
+		st->unsettled = max; /* the kernel freed the rest itself */
+	if (st->reclaim_fd < 0 || !st->unsettled || st->pressure)
+		return;
+	bytes = st->unsettled * MDKD_PAGE_SIZE;
+	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)bytes);
+	st->unsettled = 0;
+	if (write(st->reclaim_fd, buf, (size_t)len) == len)
+		st->tot.settled += bytes;
+	else if (errno != EAGAIN && errno != EINTR)
+		log_debug("%s: memory.reclaim of %llu bytes of swap cache: %s",
+			  st->cg->path, (unsigned long long)bytes,
+			  strerror(errno));
+}
+
 static void policy_observe(struct mdkd_cgroup *cg, void *state,
 			   const struct mdkd_sample *cur)
 {
@@ -349,17 +397,9 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 	int ret;
 
 	st->pages.nout = st->pages.nback = 0;
-	st->pages.settle_bytes = 0;
 	st->npicked = 0;
 	st->why = MDKD_R_NOTHING;
-	/* Page-outs age a window; swap cache the kernel freed by itself
-	 * is settled already. */
-	st->unsettled += st->writing[0];
-	st->writing[0] = st->writing[1];
-	st->writing[1] = 0;
-	st->swapcached = cur->stat.swapcached;
-	if (st->unsettled > st->swapcached / MDKD_PAGE_SIZE)
-		st->unsettled = st->swapcached / MDKD_PAGE_SIZE;
+	settle(st, cur);
 	if (!st->src || !st->eval)
 		return;
 	if (!st->started) {
@@ -442,20 +482,15 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 	double psi = in->iv->mem_some, thr = set->psi_threshold;
 	bool pressure = thr <= 0 || psi >= thr;
 	size_t nout = st->why == MDKD_R_RECLAIM ? st->npicked : 0;
-	uint64_t settle = 0;
 
 	/* The PSI guard: no page-outs under pressure; promotions go on. */
+	st->pressure = pressure;
 	if (pressure && nout) {
 		st->tot.paused++;
 		nout = 0;
 	}
-	/* The swap cache of the last page-outs, written back by now. */
-	if (!pressure && st->tier_node < 0)
-		settle = st->unsettled * MDKD_PAGE_SIZE;
 	st->pages.nout = nout;
-	st->pages.settle_bytes = settle;
-	d->want_bytes =
-		(uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE + settle;
+	d->want_bytes = (uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE;
 	if (d->want_bytes) {
 		d->reason = MDKD_R_RECLAIM;
 		return;
@@ -476,13 +511,8 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 		mdkd_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
 	st->tot.out += r->out_done;
 	st->tot.back += r->back_done;
-	st->tot.settled += r->settled;
-	if (st->tier_node < 0) {
-		uint64_t done = r->settled / MDKD_PAGE_SIZE;
-
-		st->unsettled -= done < st->unsettled ? done : st->unsettled;
+	if (st->tier_node < 0)
 		st->writing[1] += r->out_done;
-	}
 	st->tot.failed += r->failed;
 	st->tot.gone += r->gone;
 	st->tot.denied += r->denied;

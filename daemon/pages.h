@@ -33,7 +33,6 @@ struct mdkd_pages_result {
 	uint64_t failed; /* pages refused (unmapped, locked, busy, shared) */
 	uint64_t gone; /* pages of processes that exited (ESRCH) */
 	uint64_t denied; /* pages of processes we may not touch (EPERM) */
-	uint64_t settled; /* pageout: bytes memory.reclaim freed */
 	uint64_t calls; /* system calls made */
 	int first_error; /* the first errno seen (negative), 0 if none */
 };
@@ -44,12 +43,6 @@ struct mdkd_pages {
 	size_t nout;
 	const uint64_t *back; /* sorted ids to bring back to DRAM (CXL) */
 	size_t nback;
-	/*
-	 * pageout: bytes to free with memory.reclaim before the page-outs:
-	 * the swap cache earlier page-outs left (a page under writeback
-	 * stays in it, charged to the cgroup, until reclaim comes back).
-	 */
-	uint64_t settle_bytes;
 	int tier_node; /* migrate: where out[] goes */
 	int home_node; /* migrate: where back[] goes */
 	/* The PID of proc number @proc, or 0 when it is gone. */
