@@ -216,7 +216,6 @@ int mdkd_memstat_parse(const char *buf, size_t len, struct mdkd_memstat *st,
 		K(workingset_refault_anon, false),
 		K(workingset_refault_file, false),
 		K(pgsteal, false),
-		K(swapcached, false),
 		K(pswpin, false),
 		K(pswpout, false),
 #undef K

@@ -44,7 +44,6 @@ struct mdkd_memstat {
 	uint64_t unevictable;
 	uint64_t workingset_refault_anon, workingset_refault_file;
 	uint64_t pgsteal;
-	uint64_t swapcached; /* bytes in the swap cache (Linux 6.1+) */
 	uint64_t pswpin, pswpout; /* pages; only newer kernels have them */
 	bool has_pswp;
 };

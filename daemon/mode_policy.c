@@ -33,14 +33,12 @@
  * pages.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <mdk/trace.h>
 
@@ -98,7 +96,6 @@ struct policy_totals {
 	uint64_t picked; /* pages the settings picked */
 	uint64_t out; /* pages advised (pageout) or demoted (migrate) */
 	uint64_t back; /* pages promoted back (migrate) */
-	uint64_t settled; /* bytes of swap cache freed after page-outs */
 	uint64_t failed, gone, denied; /* pages the actuator could not move */
 	uint64_t paused; /* windows whose page-outs PSI paused */
 	uint64_t tune_changes; /* auto-tune switched settings */
@@ -128,14 +125,6 @@ struct policy_state {
 	/* the decision, for the actuator */
 	struct mdkd_pages pages;
 	size_t npicked;
-	/*
-	 * pageout: pages advised two or more windows ago whose swap cache
-	 * may still be charged, and those of the last two windows, maybe
-	 * still under writeback (reclaim would activate them, not free them).
-	 */
-	uint64_t unsettled, writing[2];
-	bool pressure; /* the last decision saw memory pressure */
-	int reclaim_fd; /* memory.reclaim, -1 without one */
 
 	struct mdkd_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
@@ -232,9 +221,6 @@ static void policy_stop(struct mdkd_cgroup *cg, void *state)
 	struct policy_state *st = state;
 
 	trace_close(st);
-	if (st->reclaim_fd >= 0)
-		close(st->reclaim_fd);
-	st->reclaim_fd = -1;
 	mdkd_eval_free(st->eval);
 	st->eval = NULL;
 	if (st->src)
@@ -252,7 +238,6 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	char dir[MDKD_PATH_MAX + MDKD_CGROUP_PATH_MAX];
 
 	st->cg = cg;
-	st->reclaim_fd = -1;
 	st->src_ops = mdkd_policy_source;
 	st->tier_node = st->home_node = -1;
 	st->sel.policy = -1;
@@ -280,9 +265,6 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	o.cgroup = dir;
 	/* Pages idle since before the sampler met their process count. */
 	o.flags = MDKD_SAMPLER_MET_RESIDENT;
-	if (set->backend == MDKD_BACKEND_SWAP)
-		st->reclaim_fd = openat(cg->dirfd, "memory.reclaim",
-					O_WRONLY | O_CLOEXEC);
 	st->src = st->src_ops->open(&o, err, errlen);
 	if (!st->src) {
 		mdkd_eval_free(st->eval);
@@ -346,44 +328,6 @@ static void choose(struct policy_state *st)
 	st->why = MDKD_R_RECLAIM;
 }
 
-/*
- * Free the swap cache that page-outs to a swap device leave: MADV_PAGEOUT
- * returns with the pages under writeback, so the kernel keeps them,
- * unmapped and clean, in the swap cache and charged to the cgroup until
- * reclaim comes by again (zswap and zram complete the write at once and
- * the pages are freed).  Two windows after a page-out, when the writeback
- * is done, that many pages (at most memory.stat's swapcached) go to
- * memory.reclaim: they wait at the tail of the inactive list and go
- * without I/O.  Now, before the sampler resets the Accessed bits: the
- * kernel's reclaim still sees the window's references, and leaves the
- * pages in use alone.  Not after a window under memory pressure (the PSI
- * guard).  One try per page-out: EAGAIN (less was found) is no error, and
- * a swap cache that stays (pages mapped again) is not chased.
- */
-static void settle(struct policy_state *st, const struct mdkd_sample *cur)
-{
-	uint64_t max = cur->stat.swapcached / MDKD_PAGE_SIZE, bytes;
-	char buf[32];
-	int len;
-
-	st->unsettled += st->writing[0];
-	st->writing[0] = st->writing[1];
-	st->writing[1] = 0;
-	if (st->unsettled > max)
-		st->unsettled = max; /* the kernel freed the rest itself */
-	if (st->reclaim_fd < 0 || !st->unsettled || st->pressure)
-		return;
-	bytes = st->unsettled * MDKD_PAGE_SIZE;
-	len = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)bytes);
-	st->unsettled = 0;
-	if (write(st->reclaim_fd, buf, (size_t)len) == len)
-		st->tot.settled += bytes;
-	else if (errno != EAGAIN && errno != EINTR)
-		log_debug("%s: memory.reclaim of %llu bytes of swap cache: %s",
-			  st->cg->path, (unsigned long long)bytes,
-			  strerror(errno));
-}
-
 static void policy_observe(struct mdkd_cgroup *cg, void *state,
 			   const struct mdkd_sample *cur)
 {
@@ -399,7 +343,6 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 	st->pages.nout = st->pages.nback = 0;
 	st->npicked = 0;
 	st->why = MDKD_R_NOTHING;
-	settle(st, cur);
 	if (!st->src || !st->eval)
 		return;
 	if (!st->started) {
@@ -484,7 +427,6 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 	size_t nout = st->why == MDKD_R_RECLAIM ? st->npicked : 0;
 
 	/* The PSI guard: no page-outs under pressure; promotions go on. */
-	st->pressure = pressure;
 	if (pressure && nout) {
 		st->tot.paused++;
 		nout = 0;
@@ -511,8 +453,6 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 		mdkd_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
 	st->tot.out += r->out_done;
 	st->tot.back += r->back_done;
-	if (st->tier_node < 0)
-		st->writing[1] += r->out_done;
 	st->tot.failed += r->failed;
 	st->tot.gone += r->gone;
 	st->tot.denied += r->denied;
@@ -725,7 +665,6 @@ struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
 	add_u64(t, "picked_pages", st->tot.picked);
 	add_u64(t, "out_pages", st->tot.out);
 	add_u64(t, "back_pages", st->tot.back);
-	add_u64(t, "settled_bytes", st->tot.settled);
 	add_u64(t, "failed_pages", st->tot.failed);
 	add_u64(t, "gone_pages", st->tot.gone);
 	add_u64(t, "denied_pages", st->tot.denied);
