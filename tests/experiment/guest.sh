@@ -9,14 +9,15 @@
 # EXP_WINDOW seconds.  The reclaimer starts before the keys are loaded, so
 # that mdkd's sampler sees every page once.  Each run leaves in
 # $MDK_OUT/RUN/:
-#   mem.csv      t_s,current,swap,swapcached (memory.current,
-#                memory.swap.current, memory.stat swapcached; every second)
+#   mem.csv      t_s,current,swap,swapcached,tier (memory.current,
+#                memory.swap.current, memory.stat swapcached, the bytes
+#                memory.numa_stat puts on the CMM-MP node; every second)
 #   bench.csv    t_s,kind,requests,rps (one row per redis-benchmark call)
 #   sample.csv   mdkctl sample --csv of the cgroup (runs without mdkd's
 #                sampler: none, senpai, damon): promotions per window
 #   status.json  mdkctl status -j of the cgroup at the end (mdkd runs)
 #   vmstat.0/.1  /proc/vmstat before and after; memory.stat likewise
-#   damon.txt    DAMON_RECLAIM's parameters and counters (damon)
+#   damon.txt    the DAMON scheme's settings and stats (damon)
 #   mdkd.conf, mdkd.log, info.txt
 set -u
 . "$MDK_TOP/tests/vm/lib.sh"
@@ -29,8 +30,12 @@ HOT_N=${EXP_HOT_N:-4000}
 COLD_N=${EXP_COLD_N:-25}
 TARGET=${EXP_TARGET:-5%}
 PSI=${EXP_PSI:-10%}
-RUNS=${EXP_RUNS:-none senpai age paw pace damon}
-CG=/sys/fs/cgroup/mdk-exp
+RUNS=${EXP_RUNS:-none senpai age paw pace damon age-zswap age-cxl}
+# One cgroup per run, named after it: a cgroup of an earlier run with the
+# same path may linger, dying (its swap entries hold its id), and DAMON's
+# memcg filter takes the first memcg with the path.
+CGN=
+CG=
 SOCK=/tmp/mdk-exp-redis.sock
 MSOCK=/tmp/mdk-exp-mdkd.sock
 
@@ -57,42 +62,107 @@ ram_range() {
 	echo "$bs $be"
 }
 
-damon_param() {
-	echo "$2" >"/sys/module/damon_reclaim/parameters/$1"
+DAMON=/sys/kernel/mm/damon/admin/kdamonds
+
+damon_w() {
+	echo "$2" >"$DAMON/0/$1" || log "damon: cannot write $2 to $1"
 }
 
+# DAMON_RECLAIM's own scheme (mm/damon/reclaim.c: page out regions not
+# accessed for min_age, under a quota, between watermarks) set up through
+# DAMON's sysfs interface, because the module cannot run it on 6.12.117:
+# damon_reclaim_apply_parameters() puts the scheme and the monitoring
+# attributes on the running context and then damon_commit_ctx() replaces
+# them with those of the empty parameter context, so kdamond monitors
+# with the default attributes and no scheme (nr_reclaim_tried_regions
+# stays 0).  min_age one window (in aggregation intervals), no quota (a
+# size quota is charged whole regions, the free memory's included, and
+# the oldest -- free memory -- go first: 512 MiB a second never reached
+# redis), no watermarks (the module's 500/400/200 per mille of free memory
+# never activate it in a 1 GiB guest with memory free), at least 500
+# regions (2 MiB at most: with the module's 10, the idle free memory merges
+# into regions of 100 MiB and each of redis's also holds a hot page, so
+# none is ever idle), the physical RAM range redis lives in, and a memcg
+# filter so that it acts on the experiment's cgroup only, as the other
+# reclaimers do.
 damon_start() {
-	local p=/sys/module/damon_reclaim/parameters r
+	local r s=contexts/0/schemes/0
 	read -r -a r < <(ram_range)
-	# Act on every page idle for one window, whatever the free memory:
-	# the watermarks (free memory per mille) keep the scheme active
-	# from 0 to 1000; quota 512 MiB per second (no limit in practice),
-	# the monitoring region is the RAM range (physical addresses).
-	damon_param min_age $((W * 1000000))
-	damon_param quota_ms 0
-	damon_param quota_sz $((512 << 20))
-	damon_param quota_reset_interval_ms 1000
-	damon_param wmarks_interval 1000000
-	damon_param wmarks_high 1000
-	damon_param wmarks_mid 999
-	damon_param wmarks_low 0
-	damon_param sample_interval 5000
-	damon_param aggr_interval 100000
-	damon_param min_nr_regions 100
-	damon_param max_nr_regions 1000
-	damon_param monitor_region_start "${r[0]}"
-	damon_param monitor_region_end "${r[1]}"
-	damon_param enabled Y
+	echo 1 >"$DAMON/nr_kdamonds"
+	damon_w contexts/nr_contexts 1
+	damon_w contexts/0/operations paddr
+	damon_w contexts/0/monitoring_attrs/intervals/sample_us 5000
+	damon_w contexts/0/monitoring_attrs/intervals/aggr_us 100000
+	damon_w contexts/0/monitoring_attrs/intervals/update_us 1000000
+	damon_w contexts/0/monitoring_attrs/nr_regions/min 500
+	damon_w contexts/0/monitoring_attrs/nr_regions/max 1000
+	damon_w contexts/0/targets/nr_targets 1
+	damon_w contexts/0/targets/0/regions/nr_regions 1
+	damon_w contexts/0/targets/0/regions/0/start "${r[0]}"
+	damon_w contexts/0/targets/0/regions/0/end "${r[1]}"
+	damon_w contexts/0/schemes/nr_schemes 1
+	damon_w $s/action pageout
+	damon_w $s/access_pattern/sz/min 4096
+	damon_w $s/access_pattern/sz/max $((1 << 40))
+	damon_w $s/access_pattern/nr_accesses/min 0
+	damon_w $s/access_pattern/nr_accesses/max 0
+	damon_w $s/access_pattern/age/min $((W * 10))
+	damon_w $s/access_pattern/age/max 4294967295
+	damon_w $s/quotas/ms 0
+	damon_w $s/quotas/bytes 0
+	damon_w $s/quotas/reset_interval_ms 1000
+	damon_w $s/watermarks/metric none
+	damon_w $s/filters/nr_filters 1
+	damon_w $s/filters/0/type memcg
+	damon_w $s/filters/0/memcg_path "/${CG##*/}"
+	damon_w $s/filters/0/matching N
+	damon_w state on
 }
 
 damon_stop() {
-	local p=/sys/module/damon_reclaim/parameters f
-	for f in "$p"/*; do echo "${f##*/} $(cat "$f")"; done >"$1/damon.txt"
-	damon_param enabled N
-	for _ in $(seq 100); do
-		[ "$(cat $p/kdamond_pid)" = -1 ] && break
-		sleep 0.1
-	done
+	local s=$DAMON/0/contexts/0/schemes/0 f
+	damon_w state update_schemes_stats
+	for f in $s/action $s/access_pattern/*/* $s/quotas/ms $s/quotas/bytes \
+		$s/quotas/reset_interval_ms $s/watermarks/metric \
+		$s/filters/0/* $s/stats/*; do
+		echo "${f#"$s/"} $(cat "$f")"
+	done >"$1/damon.txt"
+	damon_w state off
+	echo 0 >"$DAMON/nr_kdamonds"
+}
+
+# The tier node's bytes of the cgroup (memory.numa_stat anon + file).
+tier_bytes() {
+	[ -n "$TIER" ] || { echo 0; return; }
+	awk -v n="N$TIER=" '$1 == "anon" || $1 == "file" {
+		for (i = 2; i <= NF; i++)
+			if (index($i, n) == 1) s += substr($i, length(n) + 1) }
+		END { print s + 0 }' "$CG/memory.numa_stat"
+}
+
+# Back ends other than the swap disk, around a run: zswap in front of
+# it, or cmm_mp.ko with a segment online as the CXL tier.
+TIER=
+backend_up() {
+	case $1 in
+	*-zswap) echo 1 >/sys/module/zswap/parameters/enabled ;;
+	*-cxl)
+		insmod "$CMM_MP_KO" || return 1
+		"$MDKCTL" pool online 0 >/dev/null || return 1
+		TIER=$(cat /sys/kernel/cmm_mp/node)
+		;;
+	esac
+}
+
+backend_down() {
+	case $1 in
+	*-zswap) echo 0 >/sys/module/zswap/parameters/enabled ;;
+	*-cxl)
+		TIER=
+		"$MDKCTL" pool offline all >/dev/null
+		rmmod cmm_mp
+		;;
+	esac
 }
 
 mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
@@ -104,7 +174,7 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 		echo "record_file = $d/record.csv"
 		echo "log_level = info"
 		echo "rescan_interval = 1s"
-		echo "[cgroup mdk-exp]"
+		echo "[cgroup $CGN]"
 		echo "psi_threshold = $PSI"
 		case $run in
 		senpai)
@@ -112,14 +182,14 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 			echo "interval = ${W}s"
 			echo "reclaim_ratio = 0.05"
 			;;
-		age | paw | pace)
+		age | paw | pace | age-*)
 			echo "mode = policy"
 			echo "window = ${W}s"
-			echo "backend = swap"
+			echo "backend = $([ "$run" = age-cxl ] && echo cxl || echo swap)"
 			echo "horizon = 24"
 			echo "target_rate = $TARGET"
 			case $run in
-			age) echo "policy = age:T=2"; echo "auto_tune = off" ;;
+			age | age-*) echo "policy = age:T=2"; echo "auto_tune = off" ;;
 			paw) echo "policy = paw:P=2,wait=2"; echo "auto_tune = off" ;;
 			pace) echo "policy = pace"; echo "auto_tune = on"; echo "warmup = 3" ;;
 			esac
@@ -129,7 +199,7 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 	"$MDKD" -f -c "$d/mdkd.conf" 2>"$d/mdkd.log" &
 	MDKD_PID=$!
 	for _ in $(seq 300); do
-		"$MDKCTL" -s "$MSOCK" status mdk-exp >/dev/null 2>&1 && return 0
+		"$MDKCTL" -s "$MSOCK" status "$CGN" >/dev/null 2>&1 && return 0
 		kill -0 "$MDKD_PID" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -155,6 +225,8 @@ bench() {
 run_one() {
 	local run=$1 d=$MDK_OUT/$1 t0 end rpid mpid spid
 	mkdir -p "$d"
+	CGN=mdk-exp-$run
+	CG=/sys/fs/cgroup/$CGN
 	log "run $run: $KEYS keys, hot $HOT, $WINDOWS windows of ${W}s"
 	echo "run=$run kernel=$(uname -r) window=$W windows=$WINDOWS keys=$KEYS hot=$HOT hot_n=$HOT_N cold_n=$COLD_N target=$TARGET psi=$PSI" >"$d/info.txt"
 	mkdir "$CG" || return 1
@@ -169,8 +241,9 @@ run_one() {
 	cp /proc/vmstat "$d/vmstat.0"
 	MDKD_PID=
 	spid=
+	backend_up "$run" || return 1
 	case $run in
-	senpai | age | paw | pace) mdkd_run "$run" "$d" || return 1 ;;
+	senpai | age | paw | pace | age-*) mdkd_run "$run" "$d" || return 1 ;;
 	damon) damon_start ;;
 	esac
 	case $run in
@@ -183,7 +256,7 @@ run_one() {
 	end=$(awk -v t="$t0" -v n="$WINDOWS" -v w="$W" 'BEGIN { printf "%d", t + n * w }')
 	(
 		while [ "$(date +%s)" -lt "$end" ]; do
-			echo "$(now),$(cat $CG/memory.current),$(cat $CG/memory.swap.current),$(awk '$1 == "swapcached" { print $2 }' $CG/memory.stat)"
+			echo "$(now),$(cat $CG/memory.current),$(cat $CG/memory.swap.current),$(awk '$1 == "swapcached" { print $2 }' $CG/memory.stat),$(tier_bytes)"
 			sleep 1
 		done
 	) >"$d/mem.csv" &
@@ -198,17 +271,19 @@ run_one() {
 		bench cold "$KEYS" "$COLD_N" 1 >>"$d/bench.csv"
 	done
 	wait "$mpid"
-	[ -n "$MDKD_PID" ] && "$MDKCTL" -s "$MSOCK" status -j mdk-exp >"$d/status.json"
+	[ -n "$MDKD_PID" ] && "$MDKCTL" -s "$MSOCK" status -j "$CGN" >"$d/status.json"
 	cp /proc/vmstat "$d/vmstat.1"
 	cp "$CG/memory.stat" "$d/memory.stat"
 	echo "$t0 $(now)" >"$d/times"
 	[ -n "$spid" ] && kill -INT "$spid" && wait "$spid"
 	[ -n "$MDKD_PID" ] && kill -TERM "$MDKD_PID" && wait "$MDKD_PID"
 	[ "$run" = damon ] && damon_stop "$d"
+	cp "$CG/memory.numa_stat" "$d/memory.numa_stat"
 	redis-cli -s "$SOCK" shutdown nosave >/dev/null 2>&1
 	wait "$rpid"
 	while read -r p; do echo "$p" >/sys/fs/cgroup/cgroup.procs; done <"$CG/cgroup.procs"
 	rmdir "$CG"
+	backend_down "$run"
 	log "run $run done: $(wc -l <"$d/bench.csv") benchmark calls"
 }
 
@@ -217,8 +292,12 @@ run_one() {
 cat /usr/bin/redis-server /usr/bin/redis-cli /usr/bin/redis-benchmark >/dev/null
 log "kernel $(uname -r), $(nproc) CPUs, swap $(awk 'NR > 1 { print $1 }' /proc/swaps)"
 for run in $RUNS; do
-	if [ "$run" = damon ] && [ ! -d /sys/module/damon_reclaim ]; then
-		log "run damon: no DAMON_RECLAIM in $(uname -r); skipped"
+	if [ "$run" = damon ] && [ ! -d $DAMON ]; then
+		log "run damon: no DAMON sysfs interface in $(uname -r); skipped"
+		continue
+	fi
+	if [ "$run" = age-cxl ] && [ -z "${MDK_POOL_BASE:-}" ]; then
+		log "run age-cxl: no CMM-MP pool (tests/vm/run -p); skipped"
 		continue
 	fi
 	run_one "$run" || log "run $run failed"
