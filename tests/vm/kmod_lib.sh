@@ -51,12 +51,6 @@ kmod_cleanup() {
 	rmmod cmm_mp
 }
 
-# ktap_check DESC: a case that passes if the last command did:
-#   [[ $x == y ]]; ktap_check "x is y"
-ktap_check() {
-	if [ $? -eq 0 ]; then ktap_pass "$1"; else ktap_fail "$1"; fi
-}
-
 rd() {
 	IFS= read -r "$1" <"$2" || printf -v "$1" ''
 }

@@ -52,6 +52,12 @@ ktap_ok() {
 	if "$@"; then ktap_pass "$desc"; else ktap_fail "$desc"; fi
 }
 
+# ktap_check DESC: a case that passes if the last command did:
+#   [[ $x == y ]]; ktap_check "x is y"
+ktap_check() {
+	if [ $? -eq 0 ]; then ktap_pass "$1"; else ktap_fail "$1"; fi
+}
+
 ktap_finish() {
 	echo "# Totals: pass:$ktap_passed fail:$ktap_failed skip:$ktap_skipped"
 	[ $ktap_failed -gt 0 ] && exit $KSFT_FAIL

@@ -14,6 +14,9 @@
 #                              is resident; WL_PID, WL_REPORT
 #   nap                        sleep 10 ms without forking (TCG makes every
 #                              fork slow)
+#   status_py EXPR             EXPR (python) over mdkctl status -j of the
+#                              cgroup $name: its object c, c's policy p
+#   smaps_kb FIELD             the workload's FIELD (Rss, Swap) in kB
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MDKD_WORKLOAD=$MDK_BUILD/tests/vm/mdkd_workload
@@ -59,6 +62,19 @@ mdkd_conf() {
 
 mdkctl_() {
 	"$MDKCTL" -s "$MDKD_SOCK" "$@"
+}
+
+status_py() {
+	mdkctl_ status -j "$name" 2>/dev/null | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+c = d['cgroups'][0]
+p = c.get('policy') or {}
+print($1)" 2>/dev/null
+}
+
+smaps_kb() {
+	awk -v f="$1:" '$1 == f { print $2 }' "/proc/$WL_PID/smaps_rollup"
 }
 
 mdkd_start() {

@@ -37,25 +37,6 @@ policy_cleanup() {
 }
 trap policy_cleanup EXIT
 
-ktap_check() {
-	if [ $? -eq 0 ]; then ktap_pass "$1"; else ktap_fail "$1"; fi
-}
-
-# status_py EXPR: evaluate EXPR over the cgroup's status object c.
-status_py() {
-	mdkctl_ status -j "$name" 2>/dev/null | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-c = d['cgroups'][0]
-p = c.get('policy') or {}
-print($1)" 2>/dev/null
-}
-
-# smaps_kb FIELD: the workload's FIELD (Rss, Swap) in kB.
-smaps_kb() {
-	awk -v f="$1:" '$1 == f { print $2 }' "/proc/$WL_PID/smaps_rollup"
-}
-
 # node_pages N: the workload's anonymous pages on node N (numa_maps).
 node_pages() {
 	awk -v n="N$1=" '{ for (i = 2; i <= NF; i++)

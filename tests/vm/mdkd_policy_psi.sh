@@ -34,23 +34,6 @@ bail() {
 	ktap_finish
 }
 
-ktap_check() {
-	if [ $? -eq 0 ]; then ktap_pass "$1"; else ktap_fail "$1"; fi
-}
-
-status_py() {
-	mdkctl_ status -j "$name" 2>/dev/null | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-c = d['cgroups'][0]
-p = c.get('policy') or {}
-print($1)" 2>/dev/null
-}
-
-swap_kb() {
-	awk '$1 == "Swap:" { print $2 }' "/proc/$WL_PID/smaps_rollup"
-}
-
 ktap_plan 5
 t0=$SECONDS
 name=mdk-test-mdkd-psi-$$
@@ -78,7 +61,7 @@ for _ in $(seq $((WAIT_S * 2))); do
 	sleep 0.5
 done
 out=$(status_py "p['totals']['paused_windows'], p['totals']['picked_pages'], p['totals']['out_pages'], c['last']['reason']")
-swap=$(swap_kb)
+swap=$(smaps_kb Swap)
 ktap_diag "under pressure, after $((SECONDS - t0)) s: paused windows, picked, out, last reason: $out; workload Swap ${swap} kB; $(head -n 1 "$cg/memory.pressure")"
 read -r paused picked outp reason <<<"$out"
 [ "${paused:-0}" -ge 3 ] && [ "${picked:-0}" -ge $((COLD * 256 * 9 / 10)) ] &&
@@ -92,7 +75,7 @@ wait "$TH_PID" 2>/dev/null
 TH_PID=
 want=$((COLD * 1024 * 9 / 10))
 for _ in $(seq $((WAIT_S * 2))); do
-	swap=$(swap_kb)
+	swap=$(smaps_kb Swap)
 	[ "${swap:-0}" -ge $want ] && break
 	sleep 0.5
 done
