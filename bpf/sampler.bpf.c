@@ -388,7 +388,8 @@ struct word_ctx {
  * accessed (or walk_resident) and not _PAGE_SPECIAL.  Special entries (the
  * shared zero page, pfnmap entries) have no struct page, so clear_refs
  * never resets their Accessed bit (vm_normal_page() returns NULL) and they
- * hold no memory of the process.  Branch-free, so that the verifier walks the 64 steps once.
+ * hold no memory of the process.  Branch-free, so that the verifier walks
+ * the 64 steps once.
  */
 static long scan_word_cb(__u32 i, void *data)
 {

@@ -97,7 +97,6 @@ struct mdkd_sampler {
 	struct mdkd_page_run *runs; /* MDKD_SAMPLER_RUNS */
 	size_t nr_runs, cap_runs;
 	bool sorted; /* ids or runs ascend, without repeats */
-	bool carry; /* ids or runs from the start go into window 0 */
 
 	/* The window being ended. */
 	struct mdkd_sampler_window cur;
@@ -1202,7 +1201,6 @@ int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
 	if (err)
 		return err;
 	s->last = s->skel->bss->counts;
-	s->carry = true;
 	s->started = true;
 	return 0;
 }
@@ -1220,12 +1218,12 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 	}
 	now = clock_ns(CLOCK_BOOTTIME);
 	memset(&s->cur, 0, sizeof(s->cur));
-	if (!s->carry) {
+	/* Window 0 keeps what start() met (MDKD_SAMPLER_MET_RESIDENT). */
+	if (s->window) {
 		s->nr_ids = 0;
 		s->nr_runs = 0;
 		s->sorted = true;
 	}
-	s->carry = false;
 	err = refresh_tier(s, msg, len);
 	if (!err)
 		err = sample_all(s, false, msg, len);
