@@ -360,27 +360,36 @@ static void cgroup_part(void)
 	mdkd_sampler_free(s);
 }
 
-static void pid_part(void)
+/* A started sampler of the PID set {@pid}, with sampler @flags. */
+static struct mdkd_sampler *pid_sampler(pid_t pid, unsigned int flags)
 {
 	struct mdkd_sampler_opts opts = { .tier_node = -1 };
+	struct mdkd_sampler *s;
+	char msg[256];
+
+	opts.pids = &pid;
+	opts.nr_pids = 1;
+	opts.flags = flags;
+	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	if (!s)
+		ksft_exit_fail_msg("sampler: %s\n", msg);
+	if (mdkd_sampler_start(s, msg, sizeof(msg)))
+		ksft_exit_fail_msg("start: %s\n", msg);
+	return s;
+}
+
+static void pid_part(void)
+{
 	struct proc procs[2] = { { .name = "E", .key = 5 },
 				 { .name = "F", .key = 6 } };
 	struct mdkd_sampler_window win;
 	int exact = 1, w, k, ok;
 	struct mdkd_sampler *s;
 	char msg[256];
-	pid_t pid;
 
 	if (start_proc(&procs[0], NULL, -1) || start_proc(&procs[1], NULL, -1))
 		ksft_exit_fail_msg("workers did not start\n");
-	pid = procs[0].w.pid;
-	opts.pids = &pid;
-	opts.nr_pids = 1;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
-	if (!s)
-		ksft_exit_fail_msg("sampler: %s\n", msg);
-	if (mdkd_sampler_start(s, msg, sizeof(msg)))
-		ksft_exit_fail_msg("start: %s\n", msg);
+	s = pid_sampler(procs[0].w.pid, 0);
 	procs[0].in = 1;
 	for (w = 0; w < 3; w++) {
 		if (w == 1 && mdkd_sampler_add_pid(s, procs[1].w.pid))
@@ -411,15 +420,12 @@ static void pid_part(void)
 
 static void met_part(void)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = -1 };
 	struct proc procs[2] = { { .name = "E", .key = 7, .met = 1 },
 				 { .name = "F", .key = 8 } };
 	struct mdkd_sampler_window win;
 	struct wmsg m;
 	int exact = 1, w, k;
 	struct mdkd_sampler *s;
-	char msg[256];
-	pid_t pid;
 
 	for (k = 0; k < 2; k++) {
 		m = (struct wmsg){ .op = 3, .arg = DROPPED };
@@ -427,15 +433,7 @@ static void met_part(void)
 		    worker_call(&procs[k].w, &m, &m))
 			ksft_exit_fail_msg("workers did not start\n");
 	}
-	pid = procs[0].w.pid;
-	opts.pids = &pid;
-	opts.nr_pids = 1;
-	opts.flags = MDKD_SAMPLER_MET_RESIDENT;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
-	if (!s)
-		ksft_exit_fail_msg("sampler: %s\n", msg);
-	if (mdkd_sampler_start(s, msg, sizeof(msg)))
-		ksft_exit_fail_msg("start: %s\n", msg);
+	s = pid_sampler(procs[0].w.pid, MDKD_SAMPLER_MET_RESIDENT);
 	procs[0].in = 1;
 	for (w = 0; w < 3; w++) {
 		if (w == 1) {
