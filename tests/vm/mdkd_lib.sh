@@ -3,6 +3,8 @@
 # on a scratch configuration, run the cold/hot workload in a cgroup, and
 # clean all of it up on exit.
 #
+#   mdkd_require SWAP_MIB      skip unless root, with mdkd, the workload and
+#                              SWAP_MIB of free swap
 #   mdkd_conf FILE [LINES...]  a config whose [global] puts the socket,
 #                              journal and records in $MDK_TMP, then LINES
 #   mdkd_start FILE            mdkd -f -c FILE in the background, log in
@@ -46,6 +48,14 @@ trap mdkd_cleanup EXIT
 mkfifo "$MDK_TMP/nap" && exec 9<>"$MDK_TMP/nap"
 nap() {
 	read -r -t 0.01 -u 9
+}
+
+mdkd_require() {
+	require_root
+	require_file "$MDKD"
+	require_file "$MDKD_WORKLOAD"
+	[ "$(awk '/SwapFree/ { print $2 }' /proc/meminfo)" -gt $(($1 << 10)) ] ||
+		ksft_skip "needs $1 MiB of free swap"
 }
 
 mdkd_conf() {

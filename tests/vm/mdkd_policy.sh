@@ -19,12 +19,8 @@ COLD=24
 HOT=8
 WAIT_S=60 # per phase, generous for TCG
 
-require_root
-require_file "$MDKD"
-require_file "$MDKD_WORKLOAD"
+mdkd_require 128
 command -v python3 >/dev/null || ksft_skip "python3 not installed"
-[ "$(awk '/SwapFree/ { print $2 }' /proc/meminfo)" -gt $((128 << 10)) ] ||
-	ksft_skip "needs 128 MiB of free swap"
 
 CMM_MP_SYS=/sys/kernel/cmm_mp
 kmod_loaded=

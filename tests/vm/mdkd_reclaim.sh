@@ -14,12 +14,8 @@ HOT=16
 MAX_INTERVALS=40
 THRESHOLD=1 # percent
 
-require_root
-require_file "$MDKD"
-require_file "$MDKD_WORKLOAD"
+mdkd_require 256
 [ -e /sys/fs/cgroup/memory.reclaim ] || ksft_skip "no memory.reclaim"
-[ "$(awk '/SwapFree/ { print $2 }' /proc/meminfo)" -gt $((256 << 10)) ] ||
-	ksft_skip "needs 256 MiB of free swap"
 
 ktap_plan 9
 name=mdk-test-mdkd-reclaim-$$
