@@ -114,7 +114,7 @@ damon_start() {
 	damon_w $s/watermarks/metric none
 	damon_w $s/filters/nr_filters 1
 	damon_w $s/filters/0/type memcg
-	damon_w $s/filters/0/memcg_path "/${CG##*/}"
+	damon_w $s/filters/0/memcg_path "/$CGN"
 	damon_w $s/filters/0/matching N
 	damon_w state on
 }
