@@ -18,6 +18,7 @@
  * alone maps.  Synchronous, like the pageout actuator.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,50 +33,112 @@ struct batch {
 	int *nodes, *status;
 };
 
+/* A status move_pages() never stores: the page was not reported on. */
+#define UNREPORTED INT_MIN
+/* Most calls on one batch (each settles at least one page). */
+#define MIGRATE_ROUNDS 8
+
+static void fail_page(struct mdkd_pages_result *r, int status)
+{
+	r->failed++;
+	if (!r->first_error)
+		r->first_error = status;
+}
+
+/*
+ * Move @b->addr[0..m) of @pid to @node; adds what moved to *@done.
+ *
+ * A page that fails to migrate stops move_pages() (do_pages_move(), 6.1
+ * and 6.12 alike): the statuses of its run of pages are not stored, the
+ * pages after it are not tried, and the call returns how many that is.
+ * Those pages keep UNREPORTED.  A query (no nodes) says which of them
+ * moved; the first one still elsewhere is one that failed (every page
+ * before its run was reported), and the rest are tried again.
+ * Return: 0, or the errno of a call that failed as a whole, with the pages
+ * not settled in *@left.
+ */
+static int move_batch(const struct mdkd_page_sys *sys, struct batch *b,
+		      pid_t pid, size_t m, int node, uint64_t *done,
+		      struct mdkd_pages_result *r, size_t *left)
+{
+	size_t k, n;
+	int round;
+
+	for (round = 1; m; round++) {
+		bool blamed = false;
+
+		*left = m;
+		for (k = 0; k < m; k++) {
+			b->nodes[k] = node;
+			b->status[k] = UNREPORTED;
+		}
+		r->calls++;
+		if (sys->move_pages(pid, m, b->addr, b->nodes, b->status) < 0)
+			return errno;
+		for (k = n = 0; k < m; k++) {
+			if (b->status[k] == UNREPORTED)
+				b->addr[n++] = b->addr[k];
+			else if (b->status[k] == node)
+				(*done)++;
+			else
+				fail_page(r, b->status[k]);
+		}
+		*left = n;
+		if (!n)
+			return 0;
+		r->calls++;
+		if (sys->move_pages(pid, n, b->addr, NULL, b->status) < 0)
+			return errno;
+		for (k = m = 0; k < n; k++) {
+			int st = b->status[k];
+
+			if (st == node) {
+				(*done)++;
+			} else if (st < 0 || !blamed) {
+				blamed |= st >= 0;
+				fail_page(r, st < 0 ? st : -EBUSY);
+			} else {
+				b->addr[m++] = b->addr[k];
+			}
+		}
+		if (round == MIGRATE_ROUNDS) {
+			r->failed += m;
+			break;
+		}
+	}
+	*left = 0;
+	return 0;
+}
+
 /* Move @ids[0..n) (one process, @pid) to @node; adds what moved to *@done. */
 static void move_proc(const struct mdkd_page_sys *sys, struct batch *b,
 		      pid_t pid, const uint64_t *ids, size_t n, int node,
 		      uint64_t *done, struct mdkd_pages_result *r)
 {
-	size_t i, k, m;
+	size_t i, k, m, left;
+	int err;
 
 	for (i = 0; i < n; i += m) {
-		long ret;
-
 		m = n - i < MDKD_MIGRATE_BATCH ? n - i : MDKD_MIGRATE_BATCH;
-		for (k = 0; k < m; k++) {
+		for (k = 0; k < m; k++)
 			b->addr[k] = (void *)(uintptr_t)mdkd_page_id_addr(
 				ids[i + k]);
-			b->nodes[k] = node;
-			b->status[k] = -EINVAL;
-		}
-		ret = sys->move_pages(pid, m, b->addr, b->nodes, b->status);
-		r->calls++;
-		if (ret < 0) {
-			int err = errno;
-
-			if (err == ESRCH)
-				r->gone += n - i;
-			else if (err == EPERM || err == EACCES)
-				r->denied += n - i;
-			else
-				r->failed += n - i;
-			if (!r->first_error)
-				r->first_error = -err;
-			if (err == ESRCH || err == EPERM)
-				return; /* the rest of this process too */
+		err = move_batch(sys, b, pid, m, node, done, r, &left);
+		if (!err)
+			continue;
+		if (!r->first_error)
+			r->first_error = -err;
+		if (err != ESRCH && err != EPERM && err != EACCES) {
+			r->failed += left;
 			continue;
 		}
-		/* ret > 0 is the number not migrated: the statuses say which. */
-		for (k = 0; k < m; k++) {
-			if (b->status[k] == node) {
-				(*done)++;
-				continue;
-			}
-			r->failed++;
-			if (!r->first_error && b->status[k] < 0)
-				r->first_error = b->status[k];
-		}
+		/* The rest of this process too. */
+		left += n - i - m;
+		if (err == ESRCH)
+			r->gone += left;
+		else
+			r->denied += left;
+		return;
 	}
 }
 

@@ -86,6 +86,8 @@ int mdkd_pageout(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
  * mdkd_migrate() - move the first @n pages of @p->out to @p->tier_node and
  * every page of @p->back to @p->home_node with move_pages(2), at most
  * MDKD_MIGRATE_BATCH pages a call; per-page statuses say which moved.
+ * The pages a failed migration leaves unreported (the kernel stops the
+ * call there) are queried, and those not moved tried again.
  * Adds to @p->res.
  * Return: 0, or -ENOMEM.
  */

@@ -162,6 +162,7 @@ for _ in $(seq $((WAIT_S * 2))); do
 done
 home=$(node_pages 0)
 ktap_diag "after $((SECONDS - t0)) s: $on pages on node $node, $home on node 0"
+ktap_diag "totals: $(status_py "' '.join('%s %s' % kv for kv in p['totals'].items())")"
 [ "$on" -ge $want ]
 ktap_check "the cold set lands on the CMM-MP node $node (numa_maps, >= 90%)"
 out=$(status_py "p['running']['setting'], p['running']['tuned'], p['totals']['tune_changes']")
