@@ -94,9 +94,11 @@ static int move_batch(const struct mdkd_page_sys *sys, struct batch *b,
 
 			if (st == node) {
 				(*done)++;
-			} else if (st < 0 || !blamed) {
-				blamed |= st >= 0;
-				fail_page(r, st < 0 ? st : -EBUSY);
+			} else if (st < 0) {
+				fail_page(r, st);
+			} else if (!blamed) {
+				blamed = true; /* the one that failed */
+				fail_page(r, -EBUSY);
 			} else {
 				b->addr[m++] = b->addr[k];
 			}
