@@ -28,21 +28,36 @@ if [ -z "$(ls /var/lib/apt/lists/*_Packages* 2>/dev/null)" ] ||
 	apt-get -q update
 fi
 
-# The newest 6.12 kernel for which both the signed image and headers exist.
-k612=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
-	sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\) .*/\1/p' |
-	while read -r v; do
-		apt-cache show "linux-image-$v" >/dev/null 2>&1 && echo "$v"
-	done | sort -V | tail -n 1)
+# The newest 6.12 kernel whose headers and signed image are both in the
+# archive; failing that, the newest with the unsigned image (the same kernel:
+# QEMU boots either).  apt-cache madison lists only real packages: a name
+# merely referred to (a signed image not yet built) prints nothing.
+has() {
+	[ -n "$(apt-cache madison "$1" 2>/dev/null)" ]
+}
+pick_612() {
+	apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+		sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\) .*/\1/p' |
+		sort -V -r | {
+			unsigned=""
+			while read -r v; do
+				if has "linux-image-$v"; then
+					echo "linux-image-$v linux-headers-$v"
+					exit 0
+				fi
+				[ -z "$unsigned" ] && has "linux-image-$v-unsigned" &&
+					unsigned="linux-image-$v-unsigned linux-headers-$v"
+			done
+			echo "$unsigned"
+		}
+}
+k612=$(pick_612)
 if [ -z "$k612" ]; then
 	# Lists may be stale: refresh once and retry.
 	apt-get -q update
-	k612=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
-		sed -n 's/^linux-headers-\(6\.12\.[0-9]*+deb12-amd64\) .*/\1/p' |
-		sort -V | tail -n 1)
+	k612=$(pick_612)
 fi
-kpkgs="linux-image-amd64 linux-headers-amd64"
-[ -n "$k612" ] && kpkgs="$kpkgs linux-image-$k612 linux-headers-$k612"
+kpkgs="linux-image-amd64 linux-headers-amd64 $k612"
 
 missing=""
 for p in $pkgs $kpkgs; do
