@@ -216,6 +216,7 @@ int mdkd_memstat_parse(const char *buf, size_t len, struct mdkd_memstat *st,
 		K(workingset_refault_anon, false),
 		K(workingset_refault_file, false),
 		K(pgsteal, false),
+		K(swapcached, false),
 		K(pswpin, false),
 		K(pswpout, false),
 #undef K
@@ -282,6 +283,7 @@ int mdkd_memstat_parse(const char *buf, size_t len, struct mdkd_memstat *st,
 				 keys[i].key);
 			return -EINVAL;
 		}
+	st->has_swapcached = seen & (1U << (nkeys - 3));
 	st->has_pswp = (seen & (3U << (nkeys - 2))) == (3U << (nkeys - 2));
 	return 0;
 }

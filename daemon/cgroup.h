@@ -44,8 +44,9 @@ struct mdkd_memstat {
 	uint64_t unevictable;
 	uint64_t workingset_refault_anon, workingset_refault_file;
 	uint64_t pgsteal;
+	uint64_t swapcached; /* bytes in the swap cache; Linux 6.1+ */
 	uint64_t pswpin, pswpout; /* pages; only newer kernels have them */
-	bool has_pswp;
+	bool has_swapcached, has_pswp;
 };
 
 /* One reading of a cgroup, taken once per interval. */

@@ -67,6 +67,8 @@ struct mdkd_sampler {
 	char sys_root[ROOT_MAX];
 	unsigned int flags;
 	int tier_node;
+	void (*before_reset)(void *arg);
+	void *before_reset_arg;
 	bool have_counters;
 	bool no_link_cache; /* out of files once: attach per walk */
 
@@ -938,6 +940,37 @@ static int live_add(struct mdkd_sampler *s, size_t *n, struct proc_ent *e)
 	return 0;
 }
 
+/*
+ * @e is a member for the next window: reset its bits now, or with a
+ * before_reset hook once every process is walked (reset_members()).
+ */
+static int keep_member(struct mdkd_sampler *s, size_t *nl, struct proc_ent *e)
+{
+	if (!s->before_reset && clear_timed(s, e)) {
+		/* Exited after the walk: reported for this window, gone. */
+		drop_proc(s, e);
+		return 0;
+	}
+	return live_add(s, nl, e);
+}
+
+/* The resets keep_member() left for after the hook; @nl as it says. */
+static void reset_members(struct mdkd_sampler *s, size_t *nl)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < *nl; i++) {
+		struct proc_ent *e = &s->procs[s->next_live[i].id];
+
+		if (clear_timed(s, e)) {
+			drop_proc(s, e);
+			continue;
+		}
+		s->next_live[j++] = s->next_live[i];
+	}
+	*nl = j;
+}
+
 /* The target's processes now, into s->members (sorted, unique). */
 static int gather(struct mdkd_sampler *s, char *msg, size_t len)
 {
@@ -1037,11 +1070,7 @@ static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 		if (!report)
 			s->cur.nr_stale++;
 	}
-	if (clear_timed(s, e)) {
-		drop_proc(s, e);
-		return 0;
-	}
-	return live_add(s, nl, e);
+	return keep_member(s, nl, e);
 }
 
 /* A process that was a member at the last window boundary. */
@@ -1062,11 +1091,7 @@ static int sample_known(struct mdkd_sampler *s, uint32_t id, size_t *nl,
 	}
 	if (!wk.id.tid) {
 		walk_finish(s, &wk, 0, false);
-		if (clear_timed(s, e)) {
-			drop_proc(s, e);
-			return 0;
-		}
-		return live_add(s, nl, e); /* a zombie: no pages */
+		return keep_member(s, nl, e); /* a zombie: no pages */
 	}
 	if (wk.id.start_ns != e->pub.start_ns) {
 		/* The PID names another process now. */
@@ -1104,12 +1129,7 @@ static int sample_known(struct mdkd_sampler *s, uint32_t id, size_t *nl,
 	}
 	if (report)
 		mark_reported(s, e);
-	if (clear_timed(s, e)) {
-		/* Exited after the walk: reported for this window, gone. */
-		drop_proc(s, e);
-		return 0;
-	}
-	return live_add(s, nl, e);
+	return keep_member(s, nl, e);
 }
 
 /* Walk every member; called at window boundaries. */
@@ -1144,6 +1164,15 @@ static int sample_all(struct mdkd_sampler *s, bool starting, char *msg,
 					   len);
 	if (err)
 		return err;
+	if (s->before_reset) {
+		uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+		/* Window 0's start has nothing walked for the hook to see. */
+		if (!starting)
+			s->before_reset(s->before_reset_arg);
+		s->cur.hook_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+		reset_members(s, &nl);
+	}
 	/* Members at the last boundary that are not any more. */
 	for (i = 0; i < s->nr_live; i++) {
 		struct proc_ent *e = &s->procs[s->live[i].id];
@@ -1273,7 +1302,7 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 	s->cur.index = s->window;
 	s->cur.start_ns = s->window_start_ns;
 	s->cur.end_ns = now;
-	s->cur.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
+	s->cur.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0 - s->cur.hook_ns;
 	*w = s->cur;
 	s->window++;
 	s->window_start_ns = now;
@@ -1418,6 +1447,8 @@ struct mdkd_sampler *mdkd_sampler_new(const struct mdkd_sampler_opts *opts,
 		return NULL;
 	}
 	s->flags = opts->flags;
+	s->before_reset = opts->before_reset;
+	s->before_reset_arg = opts->before_reset_arg;
 	s->tier_node = opts->tier_node;
 	s->max_recs = opts->max_recs ? opts->max_recs : DEFAULT_MAX_RECS;
 	if (snprintf(s->proc_root, sizeof(s->proc_root), "%s",

@@ -109,6 +109,17 @@ struct mdkd_sampler_opts {
 	/* Capacity of the record map, in PTE tables per walk pass (0: 16384,
 	 * 1.4 MiB); a process needing more takes several passes. */
 	unsigned int max_recs;
+	/*
+	 * Called by mdkd_sampler_next() once every process is walked and
+	 * before any bit is reset (NULL: each process is reset right after
+	 * its walk).  The kernel's own reclaim may run here without hiding
+	 * accesses from the sampler: it tests and clears the Accessed bits
+	 * of the pages it scans, and sees this window's bits, not the reset
+	 * ones.  An access between a process's walk and its reset is lost
+	 * either way; the hook widens that gap by its own run time.
+	 */
+	void (*before_reset)(void *arg);
+	void *before_reset_arg;
 };
 
 /* What one window saw.  Owned by the sampler; valid until the next call. */
@@ -145,6 +156,7 @@ struct mdkd_sampler_window {
 	uint64_t walk_ns;
 	uint64_t bpf_ns;
 	uint64_t clear_ns;
+	uint64_t hook_ns; /* before_reset, not counted in cpu_ns */
 	uint64_t ptes_tables; /* PTE tables the walks read */
 	/* With MDKD_SAMPLER_RUNS, instead of pages: the pages as sorted,
 	 * disjoint, non-adjacent runs (their nr add up to nr_pages). */

@@ -113,8 +113,11 @@ static void parse_kernel(const char *dir)
 	ck_assert(s.has_io);
 	ck_assert_uint_gt(s.swap_current_bytes, 0);
 	ck_assert_uint_eq(s.swap_max_bytes, UINT64_MAX);
-	/* Neither Debian kernel has pswpin/pswpout in memory.stat. */
+	/* Neither Debian kernel has pswpin/pswpout in memory.stat; both
+	 * have swapcached (policy mode's swap-cache drop reads it). */
 	ck_assert(!s.stat.has_pswp);
+	ck_assert(s.stat.has_swapcached);
+	ck_assert_uint_gt(s.stat.swapcached, 0);
 	for (i = 0; i < MDKD_CGF_NR; i++)
 		free(bufs[i]);
 }
@@ -154,6 +157,7 @@ START_TEST(test_parse_refuses_bad_files)
 			 0);
 	ck_assert_uint_eq(s.min_bytes, UINT64_MAX);
 	ck_assert(!s.has_swap);
+	ck_assert(!s.stat.has_swapcached);
 
 	bufs[MDKD_CGF_CURRENT] = "max\n";
 	lens[MDKD_CGF_CURRENT] = 4;
