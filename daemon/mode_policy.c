@@ -33,12 +33,14 @@
  * pages.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <mdk/trace.h>
 
@@ -100,6 +102,10 @@ struct policy_totals {
 	uint64_t paused; /* windows whose page-outs PSI paused */
 	uint64_t tune_changes; /* auto-tune switched settings */
 	uint64_t forgotten; /* pages of processes that were gone */
+	uint64_t drops; /* swap-cache drops run (memory.reclaim writes) */
+	uint64_t drop_bytes; /* bytes they asked for */
+	uint64_t drop_short; /* drops the kernel answered EAGAIN (less) */
+	uint64_t drop_us; /* their wall time */
 	uint64_t sampler_cpu_ns; /* the sampler's CPU time */
 	uint64_t errors; /* windows lost to a sampler or evaluator error */
 };
@@ -125,6 +131,11 @@ struct policy_state {
 	/* the decision, for the actuator */
 	struct mdkd_pages pages;
 	size_t npicked;
+
+	/* the swap-cache drop: what the last window advised, and the swap
+	 * cache's size just before it did */
+	uint64_t advised_bytes;
+	uint64_t swapcached_base;
 
 	struct mdkd_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
@@ -214,6 +225,89 @@ static void trace_open(struct policy_state *st)
 	snprintf(st->trace_path, sizeof(st->trace_path), "%s", set->trace_file);
 }
 
+/* memory.stat's swapcached of @st's cgroup, or -errno. */
+static int64_t swapcached(struct policy_state *st)
+{
+	struct mdkd_memstat ms;
+	char buf[8192], err[128];
+	ssize_t n;
+	int fd;
+
+	fd = openat(st->cg->dirfd, "memory.stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if (mdkd_memstat_parse(buf, (size_t)n, &ms, err, sizeof(err)) ||
+	    !ms.has_swapcached)
+		return -ENOENT;
+	return (int64_t)ms.swapcached;
+}
+
+/*
+ * The sampler's before_reset hook, swap back end.  A page MADV_PAGEOUT
+ * writes to a swap device is under writeback when the call returns, so it
+ * stays in the swap cache, charged to the cgroup, until the kernel
+ * reclaims again; the end of its writeback moves it to the tail of the
+ * inactive list.  A memory.reclaim of what the last window advised, at
+ * most what the swap cache grew by since (nothing with zswap, which frees
+ * each page at once), takes those first.  It runs here, while the
+ * Accessed bits are this window's: after the sampler's reset the kernel
+ * would see every page idle and take pages in use, and its scan would
+ * clear the bits the next walk needs.
+ */
+static void drop_swap_cache(void *arg)
+{
+	struct policy_state *st = arg;
+	uint64_t bytes = st->advised_bytes, t0;
+	int64_t now = swapcached(st);
+	struct timespec ts;
+	char buf[32];
+	int fd, len;
+
+	st->advised_bytes = 0;
+	if (now < 0)
+		return;
+	if ((uint64_t)now < st->swapcached_base + bytes)
+		bytes = (uint64_t)now > st->swapcached_base ?
+				(uint64_t)now - st->swapcached_base :
+				0;
+	st->swapcached_base = (uint64_t)now;
+	if (bytes < MDKD_PAGE_SIZE || !st->cg->set.drop_swap_cache)
+		return;
+	fd = openat(st->cg->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_error(st, "drop_swap_cache: memory.reclaim: %s",
+			  strerror(errno));
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	len = snprintf(buf, sizeof(buf), "%" PRIu64, bytes);
+	if (write(fd, buf, len) != len) {
+		if (errno == EAGAIN)
+			st->tot.drop_short++;
+		else
+			set_error(st, "drop_swap_cache: memory.reclaim: %s",
+				  strerror(errno));
+	}
+	close(fd);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	st->tot.drop_us +=
+		(uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000 - t0;
+	st->tot.drops++;
+	st->tot.drop_bytes += bytes;
+	/* The base the next page-out grows the swap cache from. */
+	now = swapcached(st);
+	log_debug("%s: drop_swap_cache: memory.reclaim %" PRIu64
+		  ", swapcached now %" PRId64,
+		  st->cg->path, bytes, now);
+	if (now >= 0)
+		st->swapcached_base = (uint64_t)now;
+}
+
 /* ---- hooks ---- */
 
 static void policy_stop(struct mdkd_cgroup *cg, void *state)
@@ -265,6 +359,10 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	o.cgroup = dir;
 	/* Pages idle since before the sampler met their process count. */
 	o.flags = MDKD_SAMPLER_MET_RESIDENT;
+	if (set->backend == MDKD_BACKEND_SWAP) {
+		o.before_reset = drop_swap_cache;
+		o.before_reset_arg = st;
+	}
 	st->src = st->src_ops->open(&o, err, errlen);
 	if (!st->src) {
 		mdkd_eval_free(st->eval);
@@ -451,6 +549,8 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 	/* Tried pages are not picked again before their next access. */
 	if (st->eval && r->out_tried)
 		mdkd_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
+	if (st->tier_node < 0)
+		st->advised_bytes = r->out_done * MDKD_PAGE_SIZE;
 	st->tot.out += r->out_done;
 	st->tot.back += r->back_done;
 	st->tot.failed += r->failed;
@@ -671,6 +771,10 @@ struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
 	add_u64(t, "paused_windows", st->tot.paused);
 	add_u64(t, "tune_changes", st->tot.tune_changes);
 	add_u64(t, "forgotten_pages", st->tot.forgotten);
+	add_u64(t, "swap_cache_drops", st->tot.drops);
+	add_u64(t, "swap_cache_drop_bytes", st->tot.drop_bytes);
+	add_u64(t, "swap_cache_drops_short", st->tot.drop_short);
+	add_double(t, "swap_cache_drop_s", st->tot.drop_us / 1e6);
 	add_u64(t, "errors", st->tot.errors);
 	add_double(t, "sampler_cpu_s", st->tot.sampler_cpu_ns / 1e9);
 	json_object_object_add(o, "totals", t);

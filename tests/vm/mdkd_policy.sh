@@ -5,7 +5,8 @@
 # With AGE T=2 and backend swap, the cold set goes to swap
 # (process_madvise MADV_PAGEOUT: the process's Swap grows to the cold set)
 # while the hot set stays resident (Rss at least the hot set, no swap-in
-# counted by the sampler), and the data survives.  With backend cxl
+# counted by the sampler), drop_swap_cache frees the swap cache the
+# page-outs left, and the data survives.  With backend cxl
 # (cmm_mp.ko, a segment online) and auto-tune on, a setting is chosen
 # after the warm-up and the cold pages land on the CMM-MP node (numa_maps)
 # while the hot ones stay on node 0.  mdkctl mpc --live prints the live
@@ -76,7 +77,7 @@ phase_end() {
 	return $wl
 }
 
-ktap_plan 12
+ktap_plan 13
 t0=$SECONDS
 
 # ---- swap ----
@@ -98,6 +99,18 @@ ktap_diag "after $((SECONDS - t0)) s: Swap ${swap} kB, Rss ${rss} kB, memory.swa
 ktap_check "the cold set ($COLD MiB) is paged out: Swap >= 90% of it"
 [ "${rss:-0}" -ge $((HOT * 1024)) ] && [ "${swap:-0}" -le $(((COLD + HOT / 2) * 1024)) ]
 ktap_check "the hot set ($HOT MiB) stays resident: Rss >= $HOT MiB, Swap below cold + hot/2"
+# The pages went to a swap device: written back, they sit in the swap
+# cache until drop_swap_cache reclaims them at a window's end.
+cached=0
+for _ in $(seq $((WAIT_S * 2))); do
+	cached=$(awk '$1 == "swapcached" { print int($2 / 1024) }' "$cg/memory.stat")
+	[ "${cached:-0}" -le $((COLD * 1024 / 10)) ] && break
+	sleep 0.5
+done
+drops=$(status_py "p['totals']['swap_cache_drops'], p['totals']['swap_cache_drop_bytes'] >> 10")
+ktap_diag "swapcached ${cached} kB, memory.current $(($(cat "$cg/memory.current") >> 10)) kB; drops, kB asked: $drops"
+[ "${cached:-0}" -le $((COLD * 1024 / 10)) ] && [ "${drops%% *}" -ge 1 ]
+ktap_check "drop_swap_cache frees the swap cache the page-outs left: swapcached under 10% of the cold set"
 sleep 4 # two more windows: a hot page paged out would be swapped in
 out=$(status_py "p['running']['setting'], p['totals']['out_pages'], p['measured']['promotions'], p['measured']['windows'], c['last']['reason']")
 ktap_diag "status: setting, out_pages, measured promotions, windows, reason: $out"
