@@ -147,6 +147,22 @@ int mdkd_pageout(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 	return ret;
 }
 
+uint64_t mdkd_swap_cache_drop(uint64_t *pending, uint64_t advised,
+			      uint64_t swapin, uint64_t swapcached,
+			      uint64_t writeback)
+{
+	uint64_t p = *pending + advised, clean;
+
+	p = p > swapin ? p - swapin : 0;
+	if (p > swapcached)
+		p = swapcached;
+	*pending = p;
+	clean = swapcached > writeback ? swapcached - writeback : 0;
+	if (p > clean)
+		p = clean;
+	return p / MDKD_PAGE_SIZE * MDKD_PAGE_SIZE;
+}
+
 static int pageout_attach(struct mdkd_cgroup *cg, void *state, char *err,
 			  size_t errlen)
 {

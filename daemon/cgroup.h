@@ -45,6 +45,7 @@ struct mdkd_memstat {
 	uint64_t workingset_refault_anon, workingset_refault_file;
 	uint64_t pgsteal;
 	uint64_t swapcached; /* bytes in the swap cache; Linux 6.1+ */
+	uint64_t file_writeback; /* bytes under writeback, swap's too */
 	uint64_t pswpin, pswpout; /* pages; only newer kernels have them */
 	bool has_swapcached, has_pswp;
 };

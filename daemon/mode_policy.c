@@ -104,6 +104,7 @@ struct policy_totals {
 	uint64_t forgotten; /* pages of processes that were gone */
 	uint64_t drops; /* swap-cache drops run (memory.reclaim writes) */
 	uint64_t drop_bytes; /* bytes they asked for */
+	uint64_t drop_freed; /* bytes the swap cache shrank by meanwhile */
 	uint64_t drop_short; /* drops the kernel answered EAGAIN (less) */
 	uint64_t drop_us; /* their wall time */
 	uint64_t sampler_cpu_ns; /* the sampler's CPU time */
@@ -132,10 +133,10 @@ struct policy_state {
 	struct mdkd_pages pages;
 	size_t npicked;
 
-	/* the swap-cache drop: what the last window advised, and the swap
-	 * cache's size just before it did */
+	/* the swap-cache drop: what the last window advised, and what
+	 * page-outs left in the swap cache that was not dropped yet */
 	uint64_t advised_bytes;
-	uint64_t swapcached_base;
+	uint64_t pending_bytes;
 
 	struct mdkd_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
@@ -225,8 +226,12 @@ static void trace_open(struct policy_state *st)
 	snprintf(st->trace_path, sizeof(st->trace_path), "%s", set->trace_file);
 }
 
-/* memory.stat's swapcached of @st's cgroup, or -errno. */
-static int64_t swapcached(struct policy_state *st)
+/*
+ * memory.stat's swapcached of @st's cgroup, and into @writeback its
+ * file_writeback (NR_WRITEBACK: swap writeback counts there too), or
+ * -errno.
+ */
+static int64_t swapcached(struct policy_state *st, uint64_t *writeback)
 {
 	struct mdkd_memstat ms;
 	char buf[8192], err[128];
@@ -243,7 +248,32 @@ static int64_t swapcached(struct policy_state *st)
 	if (mdkd_memstat_parse(buf, (size_t)n, &ms, err, sizeof(err)) ||
 	    !ms.has_swapcached)
 		return -ENOENT;
+	if (writeback)
+		*writeback = ms.file_writeback;
 	return (int64_t)ms.swapcached;
+}
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Whether zswap is on (/sys/module/zswap/parameters/enabled is Y). */
+static bool zswap_enabled(void)
+{
+	char c = 'N';
+	int fd = open("/sys/module/zswap/parameters/enabled",
+		      O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, &c, 1) != 1)
+			c = 'N';
+		close(fd);
+	}
+	return c == 'Y' || c == 'y' || c == '1';
 }
 
 /*
@@ -251,30 +281,37 @@ static int64_t swapcached(struct policy_state *st)
  * writes to a swap device is under writeback when the call returns, so it
  * stays in the swap cache, charged to the cgroup, until the kernel
  * reclaims again; the end of its writeback moves it to the tail of the
- * inactive list.  A memory.reclaim of what the last window advised, at
- * most what the swap cache grew by since (nothing with zswap, which frees
- * each page at once), takes those first.  It runs here, while the
- * Accessed bits are this window's: after the sampler's reset the kernel
- * would see every page idle and take pages in use, and its scan would
- * clear the bits the next walk needs.
+ * inactive list.  One memory.reclaim of those written back takes them
+ * first (mdkd_swap_cache_drop(); nothing with zswap, which frees each
+ * page at once).  One write, not several: a page the kernel's scan spared
+ * as referenced has lost its Accessed bit to that scan, and the next
+ * scan, soon after, takes it.  It runs here, while the Accessed bits are
+ * this window's: after the sampler's reset the kernel would see every
+ * page idle and take pages in use, and its scan would clear the bits the
+ * next walk needs.
  */
-static void drop_swap_cache(void *arg)
+static void drop_swap_cache(void *arg, const struct mdkd_sampler_window *w)
 {
 	struct policy_state *st = arg;
-	uint64_t bytes = st->advised_bytes, t0;
-	int64_t now = swapcached(st);
-	struct timespec ts;
+	uint64_t bytes, writeback = 0, t0;
+	int64_t now, after;
 	char buf[32];
 	int fd, len;
 
+	bytes = st->advised_bytes;
 	st->advised_bytes = 0;
+	if (zswap_enabled()) {
+		st->pending_bytes = 0;
+		return;
+	}
+	now = swapcached(st, &writeback);
 	if (now < 0)
 		return;
-	if ((uint64_t)now < st->swapcached_base + bytes)
-		bytes = (uint64_t)now > st->swapcached_base ?
-				(uint64_t)now - st->swapcached_base :
-				0;
-	st->swapcached_base = (uint64_t)now;
+	/* Kept with the drop off too: turned on, it drops what is there. */
+	bytes = mdkd_swap_cache_drop(
+		&st->pending_bytes, bytes,
+		w->have_counters ? w->swapin_pages * MDKD_PAGE_SIZE : 0,
+		(uint64_t)now, writeback);
 	if (bytes < MDKD_PAGE_SIZE || !st->cg->set.drop_swap_cache)
 		return;
 	fd = openat(st->cg->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
@@ -283,8 +320,7 @@ static void drop_swap_cache(void *arg)
 			  strerror(errno));
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t0 = (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	t0 = mono_us();
 	len = snprintf(buf, sizeof(buf), "%" PRIu64, bytes);
 	if (write(fd, buf, len) != len) {
 		if (errno == EAGAIN)
@@ -294,18 +330,21 @@ static void drop_swap_cache(void *arg)
 				  strerror(errno));
 	}
 	close(fd);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	st->tot.drop_us +=
-		(uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000 - t0;
+	st->tot.drop_us += mono_us() - t0;
 	st->tot.drops++;
 	st->tot.drop_bytes += bytes;
-	/* The base the next page-out grows the swap cache from. */
-	now = swapcached(st);
+	after = swapcached(st, NULL);
+	if (after >= 0 && after < now) {
+		uint64_t freed = (uint64_t)(now - after);
+
+		st->tot.drop_freed += freed;
+		st->pending_bytes -=
+			freed < st->pending_bytes ? freed : st->pending_bytes;
+	}
 	log_debug("%s: drop_swap_cache: memory.reclaim %" PRIu64
-		  ", swapcached now %" PRId64,
-		  st->cg->path, bytes, now);
-	if (now >= 0)
-		st->swapcached_base = (uint64_t)now;
+		  " (swapcached %" PRId64 ", %" PRIu64
+		  " under writeback): swapcached %" PRId64,
+		  st->cg->path, bytes, now, writeback, after);
 }
 
 /* ---- hooks ---- */
@@ -773,6 +812,7 @@ struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
 	add_u64(t, "forgotten_pages", st->tot.forgotten);
 	add_u64(t, "swap_cache_drops", st->tot.drops);
 	add_u64(t, "swap_cache_drop_bytes", st->tot.drop_bytes);
+	add_u64(t, "swap_cache_freed_bytes", st->tot.drop_freed);
 	add_u64(t, "swap_cache_drops_short", st->tot.drop_short);
 	add_double(t, "swap_cache_drop_s", st->tot.drop_us / 1e6);
 	add_u64(t, "errors", st->tot.errors);

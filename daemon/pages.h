@@ -83,6 +83,19 @@ int mdkd_pageout(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 		 size_t n);
 
 /*
+ * mdkd_swap_cache_drop() - how much of the swap cache to reclaim at a
+ * window's end.  *@pending holds the bytes page-outs put in the swap
+ * cache and not yet dropped; the last window advised @advised more and
+ * faulted @swapin back in (mapped, in use: not to drop).  The swap cache
+ * holds @swapcached bytes now, @writeback of them still being written
+ * (the kernel skips those).  Updates *@pending (at most @swapcached) and
+ * returns the part of it not under writeback, in whole pages.
+ */
+uint64_t mdkd_swap_cache_drop(uint64_t *pending, uint64_t advised,
+			      uint64_t swapin, uint64_t swapcached,
+			      uint64_t writeback);
+
+/*
  * mdkd_migrate() - move the first @n pages of @p->out to @p->tier_node and
  * every page of @p->back to @p->home_node with move_pages(2), at most
  * MDKD_MIGRATE_BATCH pages a call; per-page statuses say which moved.

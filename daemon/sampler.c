@@ -67,7 +67,7 @@ struct mdkd_sampler {
 	char sys_root[ROOT_MAX];
 	unsigned int flags;
 	int tier_node;
-	void (*before_reset)(void *arg);
+	void (*before_reset)(void *arg, const struct mdkd_sampler_window *w);
 	void *before_reset_arg;
 	bool have_counters;
 	bool no_link_cache; /* out of files once: attach per walk */
@@ -1169,7 +1169,7 @@ static int sample_all(struct mdkd_sampler *s, bool starting, char *msg,
 
 		/* Window 0's start has nothing walked for the hook to see. */
 		if (!starting)
-			s->before_reset(s->before_reset_arg);
+			s->before_reset(s->before_reset_arg, &s->cur);
 		s->cur.hook_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 		reset_members(s, &nl);
 	}
@@ -1253,11 +1253,20 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 		s->nr_runs = 0;
 		s->sorted = true;
 	}
+	/* The counters first: the before_reset hook sees them. */
+	c = s->skel->bss->counts;
+	s->cur.have_counters = s->have_counters;
+	s->cur.swapin_pages = c.swapin_pages - s->last.swapin_pages;
+	s->cur.file_refault_pages =
+		c.file_refault_pages - s->last.file_refault_pages;
+	s->cur.promote_pages = c.promote_pages - s->last.promote_pages;
+	s->cur.promote_events = c.promote_events - s->last.promote_events;
 	err = refresh_tier(s, msg, len);
 	if (!err)
 		err = sample_all(s, false, msg, len);
 	if (err)
-		return err;
+		return err; /* the counts go to the next window */
+	s->last = c;
 	/* Sorted unless a process was renumbered; walks never repeat a page
 	 * except when the iterator re-finds a VMA after dropping mmap_lock. */
 	if (!s->sorted && (s->flags & MDKD_SAMPLER_RUNS)) {
@@ -1291,14 +1300,6 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 		s->cur.pages = s->ids;
 		s->cur.nr_pages = s->nr_ids;
 	}
-	c = s->skel->bss->counts;
-	s->cur.have_counters = s->have_counters;
-	s->cur.swapin_pages = c.swapin_pages - s->last.swapin_pages;
-	s->cur.file_refault_pages =
-		c.file_refault_pages - s->last.file_refault_pages;
-	s->cur.promote_pages = c.promote_pages - s->last.promote_pages;
-	s->cur.promote_events = c.promote_events - s->last.promote_events;
-	s->last = c;
 	s->cur.index = s->window;
 	s->cur.start_ns = s->window_start_ns;
 	s->cur.end_ns = now;

@@ -92,6 +92,8 @@ enum {
 	MDKD_SAMPLER_MET_RESIDENT = 1 << 3,
 };
 
+struct mdkd_sampler_window;
+
 struct mdkd_sampler_opts {
 	/* Target: a cgroup v2 directory (its whole subtree), or ... */
 	const char *cgroup;
@@ -116,9 +118,12 @@ struct mdkd_sampler_opts {
 	 * accesses from the sampler: it tests and clears the Accessed bits
 	 * of the pages it scans, and sees this window's bits, not the reset
 	 * ones.  An access between a process's walk and its reset is lost
-	 * either way; the hook widens that gap by its own run time.
+	 * either way; the hook widens that gap by its own run time.  @w is
+	 * the window being ended: its promotion counters (read as the window
+	 * ends, before the walks) and process counts are final, its pages not
+	 * yet.
 	 */
-	void (*before_reset)(void *arg);
+	void (*before_reset)(void *arg, const struct mdkd_sampler_window *w);
 	void *before_reset_arg;
 };
 

@@ -470,6 +470,7 @@ struct hook_ctx {
 	int n;
 	char reclaim[300]; /* the cgroup's memory.reclaim */
 	int calls;
+	unsigned int procs_seen; /* the window's nr_procs, as the hook saw it */
 	long referenced_kb; /* the workers' Referenced in the last call */
 	int reclaim_err; /* errno of the last write, 0 if it reclaimed all */
 };
@@ -493,13 +494,14 @@ static long referenced_kb(pid_t pid)
 }
 
 /* The bits are this window's still: record them, then run reclaim. */
-static void before_reset(void *arg)
+static void before_reset(void *arg, const struct mdkd_sampler_window *w)
 {
 	struct hook_ctx *h = arg;
 	char buf[32];
 	int k, fd, len;
 
 	h->calls++;
+	h->procs_seen = w->nr_procs;
 	h->referenced_kb = 0;
 	for (k = 0; k < h->n; k++)
 		h->referenced_kb += referenced_kb(h->procs[k].w.pid);
@@ -597,7 +599,7 @@ static void hook_part(void)
 			       w, h.calls, h.referenced_kb, want * PAGE / 1024,
 			       after,
 			       h.reclaim_err ? strerror(h.reclaim_err) : "ok");
-		seen &= h.calls == w + 1 &&
+		seen &= h.calls == w + 1 && h.procs_seen == 2 &&
 			h.referenced_kb >= (long)(want * PAGE / 1024);
 		reset &= after >= 0 && after < (long)(want * PAGE / 1024);
 		for (k = 0; k < 2; k++)
