@@ -79,7 +79,7 @@ struct mdkd_settings {
 	int backend; /* enum mdkd_backend; swap */
 	int tier_node; /* CMM-MP node, -1: /sys/kernel/cmm_mp/node */
 	bool cxl_promote; /* move accessed tier pages back; on */
-	bool drop_swap_cache; /* swap: reclaim what page-outs left cached; on */
+	bool drop_swap_cache; /* swap: reclaim what page-outs left cached; off */
 	char trace_file[256]; /* the windows as an .mdkt trace; "" off */
 };
 

@@ -333,14 +333,11 @@ static void drop_swap_cache(void *arg, const struct mdkd_sampler_window *w)
 	st->tot.drop_us += mono_us() - t0;
 	st->tot.drops++;
 	st->tot.drop_bytes += bytes;
+	/* Asked once: what the kernel took instead is not asked again. */
+	st->pending_bytes -= bytes;
 	after = swapcached(st, NULL);
-	if (after >= 0 && after < now) {
-		uint64_t freed = (uint64_t)(now - after);
-
-		st->tot.drop_freed += freed;
-		st->pending_bytes -=
-			freed < st->pending_bytes ? freed : st->pending_bytes;
-	}
+	if (after >= 0 && after < now)
+		st->tot.drop_freed += (uint64_t)(now - after);
 	log_debug("%s: drop_swap_cache: memory.reclaim %" PRIu64
 		  " (swapcached %" PRId64 ", %" PRIu64
 		  " under writeback): swapcached %" PRId64,

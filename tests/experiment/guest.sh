@@ -30,7 +30,7 @@ HOT_N=${EXP_HOT_N:-4000}
 COLD_N=${EXP_COLD_N:-25}
 TARGET=${EXP_TARGET:-5%}
 PSI=${EXP_PSI:-10%}
-RUNS=${EXP_RUNS:-none senpai age paw pace damon age-zswap age-cxl}
+RUNS=${EXP_RUNS:-none senpai age age-drop paw pace damon age-zswap age-cxl}
 # One cgroup per run, named after it: a cgroup of an earlier run with the
 # same path may linger, dying (its swap entries hold its id), and DAMON's
 # memcg filter takes the first memcg with the path.
@@ -193,6 +193,7 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 			paw) echo "policy = paw:P=2,wait=2"; echo "auto_tune = off" ;;
 			pace) echo "policy = pace"; echo "auto_tune = on"; echo "warmup = 3" ;;
 			esac
+			[ "$run" = age-drop ] && echo "drop_swap_cache = on"
 			;;
 		esac
 	} >"$d/mdkd.conf"
