@@ -116,7 +116,10 @@ ktap_check "mdkctl status: age:T=2 runs, the cold pages moved out, (almost) no s
 
 # The pages went to a swap device: written back, they sit in the swap
 # cache, charged to the cgroup (drop_swap_cache off so far).  Turned on,
-# the next window's end reclaims them; the hot set stays.
+# the next window's end reclaims them.  What else the kernel's reclaim
+# takes is its choice (6.12 took 135 to 384 hot pages, 6.1 a few): they
+# come back, as promotions the curve did not predict (the docs say so).
+rss=0
 before=$(($(cat "$cg/memory.current") >> 10))
 mdkctl_ set "$name" drop_swap_cache=on >/dev/null
 cached=0
@@ -125,15 +128,16 @@ for _ in $(seq $((WAIT_S * 2))); do
 	[ "${cached:-0}" -le $((COLD * 1024 / 10)) ] && break
 	sleep 0.5
 done
-sleep 4 # two more windows: a hot page the drop took would be swapped in
+sleep 4 # two more windows: a hot page the drop took is swapped in again
 cur=$(($(cat "$cg/memory.current") >> 10))
+rss=$(smaps_kb Rss)
 out=$(status_py "p['totals']['swap_cache_drops'], p['totals']['swap_cache_freed_bytes'] >> 10, p['measured']['promotions']")
 read -r drops freed prom2 <<<"$out"
-ktap_diag "drop_swap_cache on: swapcached ${cached} kB, memory.current $before -> $cur kB; drops $drops, $freed kB freed; measured promotions $prom -> $prom2"
+ktap_diag "drop_swap_cache on: swapcached ${cached} kB, memory.current $before -> $cur kB, Rss $rss kB; drops $drops, $freed kB freed; measured promotions $prom -> $prom2"
 [ "${cached:-0}" -le $((COLD * 1024 / 10)) ] && [ "${drops:-0}" -ge 1 ] &&
 	[ "$cur" -le $((before - COLD * 1024 * 3 / 4)) ] &&
-	[ "${prom2:-1}" -le $((prom + HOT * 256 / 10)) ]
-ktap_check "mdkctl set drop_swap_cache=on frees the swap cache the page-outs left (swapcached under 10% of the cold set), the hot set stays"
+	[ "${rss:-0}" -ge $((HOT * 1024)) ]
+ktap_check "mdkctl set drop_swap_cache=on frees the swap cache the page-outs left (swapcached under 10% of the cold set); the hot set is resident after it"
 live=$(mdkctl_ mpc --live "$name" 2>&1)
 rc=$?
 echo "$live" | sed 's/^/# /'
