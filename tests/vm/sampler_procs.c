@@ -618,14 +618,15 @@ static void hook_part(void)
 	ksft_test_result(reset, "before_reset: the bits are reset after it\n");
 	/*
 	 * A reclaim blind to the bits would take touched pages at their
-	 * share, about a third.  MGLRU (6.12) is that blind the first time it
-	 * reclaims from a cgroup (its first aging walk builds the Bloom
-	 * filter it walks by: 53 of 127 taken were touched), so the windows
-	 * that count are the ones after; the classic LRU (6.1) spares the
-	 * touched pages from the first.
+	 * share, about a third; this one must take them at under a fifth.
+	 * The classic LRU (6.1) takes none.  MGLRU (6.12) is blind the first
+	 * time it reclaims from a cgroup (its first aging walk builds the
+	 * Bloom filter it walks by: 53 of 127 taken were touched), so the
+	 * windows that count are the ones after; there it took 1 to 2 of
+	 * 230-270 alone, 25 of 283 under make check's load.
 	 */
 	ksft_test_result(exact && cold > cold0 &&
-				 (hot - hot0) * 20 <= cold - cold0,
+				 (hot - hot0) * 4 <= cold - cold0,
 			 "before_reset: the reclaim it runs spares the "
 			 "window's pages (windows 1-5: %zu touched taken, %zu "
 			 "untouched; window 0: %zu, %zu), the windows stay "
