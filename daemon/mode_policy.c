@@ -137,6 +137,7 @@ struct policy_state {
 	 * page-outs left in the swap cache that was not dropped yet */
 	uint64_t advised_bytes;
 	uint64_t pending_bytes;
+	const struct mdkd_sample *cur; /* in observe: the interval's sample */
 
 	struct mdkd_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
@@ -226,12 +227,8 @@ static void trace_open(struct policy_state *st)
 	snprintf(st->trace_path, sizeof(st->trace_path), "%s", set->trace_file);
 }
 
-/*
- * memory.stat's swapcached of @st's cgroup, and into @writeback its
- * file_writeback (NR_WRITEBACK: swap writeback counts there too), or
- * -errno.
- */
-static int64_t swapcached(struct policy_state *st, uint64_t *writeback)
+/* memory.stat's swapcached of @st's cgroup now, or -errno. */
+static int64_t swapcached(struct policy_state *st)
 {
 	struct mdkd_memstat ms;
 	char buf[8192], err[128];
@@ -248,17 +245,7 @@ static int64_t swapcached(struct policy_state *st, uint64_t *writeback)
 	if (mdkd_memstat_parse(buf, (size_t)n, &ms, err, sizeof(err)) ||
 	    !ms.has_swapcached)
 		return -ENOENT;
-	if (writeback)
-		*writeback = ms.file_writeback;
 	return (int64_t)ms.swapcached;
-}
-
-static uint64_t mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 /* Whether zswap is on (/sys/module/zswap/parameters/enabled is Y). */
@@ -293,8 +280,10 @@ static bool zswap_enabled(void)
 static void drop_swap_cache(void *arg, const struct mdkd_sampler_window *w)
 {
 	struct policy_state *st = arg;
-	uint64_t bytes, writeback = 0, t0;
-	int64_t now, after;
+	/* The interval's memory.stat, read as the window ended. */
+	const struct mdkd_memstat *ms = &st->cur->stat;
+	uint64_t bytes, t0;
+	int64_t after;
 	char buf[32];
 	int fd, len;
 
@@ -304,14 +293,13 @@ static void drop_swap_cache(void *arg, const struct mdkd_sampler_window *w)
 		st->pending_bytes = 0;
 		return;
 	}
-	now = swapcached(st, &writeback);
-	if (now < 0)
+	if (!ms->has_swapcached)
 		return;
 	/* Kept with the drop off too: turned on, it drops what is there. */
 	bytes = mdkd_swap_cache_drop(
 		&st->pending_bytes, bytes,
 		w->have_counters ? w->swapin_pages * MDKD_PAGE_SIZE : 0,
-		(uint64_t)now, writeback);
+		ms->swapcached, ms->file_writeback);
 	if (bytes < MDKD_PAGE_SIZE || !st->cg->set.drop_swap_cache)
 		return;
 	fd = openat(st->cg->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
@@ -320,7 +308,7 @@ static void drop_swap_cache(void *arg, const struct mdkd_sampler_window *w)
 			  strerror(errno));
 		return;
 	}
-	t0 = mono_us();
+	t0 = mdkd_now_us();
 	len = snprintf(buf, sizeof(buf), "%" PRIu64, bytes);
 	if (write(fd, buf, len) != len) {
 		if (errno == EAGAIN)
@@ -330,18 +318,19 @@ static void drop_swap_cache(void *arg, const struct mdkd_sampler_window *w)
 				  strerror(errno));
 	}
 	close(fd);
-	st->tot.drop_us += mono_us() - t0;
+	st->tot.drop_us += mdkd_now_us() - t0;
 	st->tot.drops++;
 	st->tot.drop_bytes += bytes;
 	/* Asked once: what the kernel took instead is not asked again. */
 	st->pending_bytes -= bytes;
-	after = swapcached(st, NULL);
-	if (after >= 0 && after < now)
-		st->tot.drop_freed += (uint64_t)(now - after);
+	after = swapcached(st);
+	if (after >= 0 && (uint64_t)after < ms->swapcached)
+		st->tot.drop_freed += ms->swapcached - (uint64_t)after;
 	log_debug("%s: drop_swap_cache: memory.reclaim %" PRIu64
-		  " (swapcached %" PRId64 ", %" PRIu64
+		  " (swapcached %" PRIu64 ", %" PRIu64
 		  " under writeback): swapcached %" PRId64,
-		  st->cg->path, bytes, now, writeback, after);
+		  st->cg->path, bytes, ms->swapcached, ms->file_writeback,
+		  after);
 }
 
 /* ---- hooks ---- */
@@ -490,7 +479,9 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 		trace_open(st);
 		return;
 	}
+	st->cur = cur; /* for the sampler's before_reset hook */
 	ret = st->src_ops->next(st->src, &w, msg, sizeof(msg));
+	st->cur = NULL;
 	if (ret) {
 		st->tot.errors++;
 		set_error(st, "sampler: %s", msg);

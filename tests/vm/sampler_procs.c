@@ -468,7 +468,7 @@ static void met_part(void)
 struct hook_ctx {
 	struct proc *procs;
 	int n;
-	char reclaim[300]; /* the cgroup's memory.reclaim */
+	const char *cg;
 	int calls;
 	unsigned int procs_seen; /* the window's nr_procs, as the hook saw it */
 	long referenced_kb; /* the workers' Referenced in the last call */
@@ -498,21 +498,16 @@ static void before_reset(void *arg, const struct mdkd_sampler_window *w)
 {
 	struct hook_ctx *h = arg;
 	char buf[32];
-	int k, fd, len;
+	int k;
 
 	h->calls++;
 	h->procs_seen = w->nr_procs;
 	h->referenced_kb = 0;
 	for (k = 0; k < h->n; k++)
 		h->referenced_kb += referenced_kb(h->procs[k].w.pid);
-	len = snprintf(buf, sizeof(buf), "%lu",
-		       (unsigned long)(RECLAIM_PAGES * PAGE));
-	fd = open(h->reclaim, O_WRONLY);
-	h->reclaim_err = fd < 0 ? errno : 0;
-	if (fd >= 0 && write(fd, buf, len) != len)
-		h->reclaim_err = errno;
-	if (fd >= 0)
-		close(fd);
+	snprintf(buf, sizeof(buf), "%lu",
+		 (unsigned long)(RECLAIM_PAGES * PAGE));
+	h->reclaim_err = -cg_write(h->cg, "memory.reclaim", buf);
 }
 
 /*
@@ -570,7 +565,7 @@ static void hook_part(void)
 
 	if (cg_make(cg, sizeof(cg), "mdk-sampler-hook"))
 		ksft_exit_fail_msg("mkdir %s: %s\n", cg, strerror(errno));
-	snprintf(h.reclaim, sizeof(h.reclaim), "%s/memory.reclaim", cg);
+	h.cg = cg;
 	opts.cgroup = cg;
 	opts.before_reset = before_reset;
 	opts.before_reset_arg = &h;
