@@ -614,7 +614,8 @@ static void hook_part(void)
 	/*
 	 * A reclaim blind to the bits would take touched pages at their
 	 * share, about a third; this one must take them at under a fifth.
-	 * The classic LRU (6.1) takes none.  MGLRU (6.12) is blind the first
+	 * The classic LRU (6.1) took none after window 0 (0-26 in it).
+	 * MGLRU (6.12) is blind the first
 	 * time it reclaims from a cgroup (its first aging walk builds the
 	 * Bloom filter it walks by: 53 of 127 taken were touched), so the
 	 * windows that count are the ones after; there it took 1 to 2 of
