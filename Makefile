@@ -2,8 +2,9 @@
 #
 # mdk: proactive memory reclamation for Linux hosts with CXL memory pools.
 #
-#   make              build everything: libmdk, mdkctl, mdkd, the BPF
-#                     objects and skeletons, cmm_mp.ko for every kernel
+#   make              build everything: libmdk, libmdk-swarm, the sampler
+#                     (BPF object, skeleton, loader), mdkd, mdkctl,
+#                     cmm_mp.ko for every kernel
 #   make check        unit tests (ASan+UBSan) and the VM suite on every kernel
 #   make demo         boot the VM with the pool and show what mdk does
 #   make bench        benchmarks, as ratios against in-run baselines
@@ -49,7 +50,7 @@ WARNINGS += -Werror
 endif
 CFLAGS ?= -O2 -g
 MDK_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DMDK_VERSION='"$(MDK_VERSION)"' \
-	-Ilibmdk/include $(CFLAGS)
+	-I. -Ilibmdk/include -Iswarm/include $(CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
@@ -73,9 +74,57 @@ all:
 .DELETE_ON_ERROR:
 .SECONDARY:
 
+# BPF: a vmlinux.h per installed kernel, generated from the BTF inside its
+# /boot/vmlinuz, and libbpf skeletons in the libbpf-tools manner
+# (.bpf.c -> .bpf.o -> .skel.h).  The programs are CO-RE: the sampler's,
+# which mdkd and mdkctl load, is compiled once, against the oldest kernel's
+# BTF (BPF_KVER), and relocated by libbpf when it loads on any kernel.
+#
+# For kernel K, NAME.bpf.c anywhere in the tree becomes
+# $(B)/bpf/K/NAME.bpf.o and $(B)/bpf/K/NAME.skel.h (NAME keeps its path).
+
+EXTRACT_VMLINUX ?= /usr/src/linux-source-6.1/scripts/extract-vmlinux
+BPF_KVER ?= $(firstword $(KVERS))
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH)
+
+# The vmlinux of kernel K, with its BTF, from /boot/vmlinuz-K; bpftool
+# then dumps its types as C.
+$(B)/bpf/%/vmlinux.h:
+	$(call msg,BTF,$@)
+	@mkdir -p $(@D)
+	$(Q)test -x $(EXTRACT_VMLINUX) || { echo "$(EXTRACT_VMLINUX) missing: run make deps" >&2; exit 1; }
+	$(Q)$(EXTRACT_VMLINUX) /boot/vmlinuz-$* >$(@D)/vmlinux
+	$(Q)$(BPFTOOL) btf dump file $(@D)/vmlinux format c >$@.tmp
+	$(Q)rm -f $(@D)/vmlinux && mv $@.tmp $@
+
+define bpf_rules
+$(B)/bpf/$(1)/%.bpf.o: %.bpf.c $(B)/bpf/$(1)/vmlinux.h
+	$$(call msg,BPF,$$@)
+	@mkdir -p $$(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -I$(B)/bpf/$(1) -I$$(dir $$<) -MMD -MP -c $$< -o $$@
+	$(Q)$(LLVM_STRIP) -g $$@
+
+$(B)/bpf/$(1)/%.skel.h: $(B)/bpf/$(1)/%.bpf.o
+	$$(call msg,GEN-SKEL,$$@)
+	$(Q)$(BPFTOOL) gen skeleton $$< >$$@
+endef
+$(foreach k,$(KVERS),$(eval $(call bpf_rules,$(k))))
+
+# The system libraries mdkd, mdkctl and the sampler build against.
+# Messages are snprintf'ed into fixed buffers on purpose: a long path may
+# cut a message short, never overflow it.  (clang lacks the option.)
+SYS_PKGS := liburing libcgroup libsystemd inih json-c libbpf numa
+SYS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SYS_PKGS) 2>/dev/null) \
+	-Wno-format-truncation -Wno-unknown-warning-option
+SYS_LIBS := $(shell $(PKG_CONFIG) --libs $(SYS_PKGS) 2>/dev/null) -lelf -lz -lm -lpthread
+
+# Lower layers first: each may use those above it only.
 include libmdk/build.mk
-include bpf/build.mk
+include swarm/build.mk
+include sampler/build.mk
 include daemon/build.mk
+include cli/build.mk
 include kmod/build.mk
 include tests/build.mk
 
@@ -99,14 +148,14 @@ install-core: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/mdk $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(SYSCONFDIR)/mdk $(DESTDIR)$(UNITDIR)
-	install -m 0644 $(LIBMDK_A) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 $(LIBMDK_A) $(LIBSWARM_A) $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(LIBMDK_SO) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(LIBMDK_SO)) $(DESTDIR)$(LIBDIR)/libmdk.so.$(MDK_SOVERSION)
 	ln -sf libmdk.so.$(MDK_SOVERSION) $(DESTDIR)$(LIBDIR)/libmdk.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(MDK_VERSION)|' \
 		libmdk/mdk.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/mdk.pc
-	install -m 0644 libmdk/include/mdk/*.h $(DESTDIR)$(INCLUDEDIR)/mdk/
+	install -m 0644 libmdk/include/mdk/*.h swarm/include/mdk/*.h $(DESTDIR)$(INCLUDEDIR)/mdk/
 	install -m 0755 $(MDKCTL) $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(MDKD) $(DESTDIR)$(SBINDIR)/
 	for p in $(wildcard man/*.[358]); do \

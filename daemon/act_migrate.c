@@ -26,7 +26,7 @@
 #include "log.h"
 #include "manager.h"
 #include "pages.h"
-#include "sampler.h"
+#include "sampler/loader.h"
 
 struct batch {
 	void **addr;

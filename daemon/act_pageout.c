@@ -24,7 +24,7 @@
 #include "log.h"
 #include "manager.h"
 #include "pages.h"
-#include "sampler.h"
+#include "sampler/loader.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21

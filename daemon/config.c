@@ -22,10 +22,11 @@
 #include <unistd.h>
 
 #include <ini.h>
+#include <mdk/err.h>
+#include <mdk/evaluator.h>
 #include <mdk/policy.h>
 
 #include "config.h"
-#include "evaluator.h"
 
 #define G(field)                             \
 	offsetof(struct mdkd_global, field), \
@@ -113,13 +114,13 @@ const struct mdkd_key mdkd_keys[] = {
 	  "1%", 0, 100, false, false,
 	  "policy: the cgroup's promotion-rate target, max over windows of promotions / accessed pages" },
 	{ "horizon", MDKD_SCOPE_CGROUP, MDKD_T_UINT, S(horizon), "240", 2,
-	  MDKD_EVAL_MAX_HORIZON, false, false,
+	  MDK_EVAL_MAX_HORIZON, false, false,
 	  "policy: windows the live curves cover (240 x 30s = 2h); a change restarts the evaluation" },
 	{ "evaluate", MDKD_SCOPE_CGROUP, MDKD_T_POLICIES, S(evaluate),
 	  "age,paw,pace,opp", 0, 0, false, false,
 	  "policy: the policies whose live curves are kept (libmdk specs); a change restarts the evaluation" },
 	{ "warmup", MDKD_SCOPE_CGROUP, MDKD_T_UINT, S(warmup), "10", 0,
-	  MDKD_EVAL_MAX_HORIZON, false, false,
+	  MDK_EVAL_MAX_HORIZON, false, false,
 	  "policy: windows of history before auto-tune moves pages" },
 	{ "backend", MDKD_SCOPE_CGROUP, MDKD_T_BACKEND, S(backend), "swap", 0,
 	  0, false, false,
@@ -153,18 +154,6 @@ const struct mdkd_key *mdkd_key_find(const char *name)
 		if (!strcmp(mdkd_keys[i].name, name))
 			return &mdkd_keys[i];
 	return NULL;
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
 }
 
 /* A non-negative finite number and the text after it. */
@@ -207,8 +196,8 @@ static int parse_duration(const struct mdkd_key *k, const char *s, void *f,
 				*(uint64_t *)f = (uint64_t)llround(us);
 				return 0;
 			}
-	return fail(
-		err, errlen,
+	return mdk_err(
+		err, errlen, -EINVAL,
 		"%s: expected a duration (6s, 500ms, 2min) from %gs to %gs, got '%s'",
 		k->name, k->min, k->max, s);
 }
@@ -224,8 +213,8 @@ static int parse_percent(const struct mdkd_key *k, const char *s, void *f,
 		*(double *)f = v / 100;
 		return 0;
 	}
-	return fail(
-		err, errlen,
+	return mdk_err(
+		err, errlen, -EINVAL,
 		"%s: expected a percentage from %g%% to %g%% (0.1 or 0.1%%), got '%s'",
 		k->name, k->min, k->max, s);
 }
@@ -240,9 +229,9 @@ static int parse_double(const struct mdkd_key *k, const char *s, void *f,
 		*(double *)f = v;
 		return 0;
 	}
-	return fail(err, errlen,
-		    "%s: expected a number from %g to %g, got '%s'", k->name,
-		    k->min, k->max, s);
+	return mdk_err(err, errlen, -EINVAL,
+		       "%s: expected a number from %g to %g, got '%s'", k->name,
+		       k->min, k->max, s);
 }
 
 static int parse_bytes(const struct mdkd_key *k, const char *s, void *f,
@@ -269,9 +258,10 @@ static int parse_bytes(const struct mdkd_key *k, const char *s, void *f,
 			return 0;
 		}
 	}
-	return fail(err, errlen,
-		    "%s: expected a size in bytes (4096, 512M, 2G), got '%s'",
-		    k->name, s);
+	return mdk_err(
+		err, errlen, -EINVAL,
+		"%s: expected a size in bytes (4096, 512M, 2G), got '%s'",
+		k->name, s);
 }
 
 static int parse_uint(const struct mdkd_key *k, const char *s, void *f,
@@ -288,9 +278,9 @@ static int parse_uint(const struct mdkd_key *k, const char *s, void *f,
 			return 0;
 		}
 	}
-	return fail(err, errlen,
-		    "%s: expected an integer from %g to %g, got '%s'", k->name,
-		    k->min, k->max, s);
+	return mdk_err(err, errlen, -EINVAL,
+		       "%s: expected an integer from %g to %g, got '%s'",
+		       k->name, k->min, k->max, s);
 }
 
 static int parse_mode(const struct mdkd_key *k, const char *s, void *f,
@@ -307,8 +297,8 @@ static int parse_mode(const struct mdkd_key *k, const char *s, void *f,
 	for (i = 0; mdkd_modes[i]; i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names),
 			 "%s%s", i ? ", " : "", mdkd_modes[i]->name);
-	return fail(err, errlen, "%s: expected one of %s, got '%s'", k->name,
-		    names, s);
+	return mdk_err(err, errlen, -EINVAL, "%s: expected one of %s, got '%s'",
+		       k->name, names, s);
 }
 
 static int parse_actuator(const struct mdkd_key *k, const char *s, void *f,
@@ -325,8 +315,8 @@ static int parse_actuator(const struct mdkd_key *k, const char *s, void *f,
 	for (i = 0; mdkd_actuators[i]; i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names),
 			 ", %s", mdkd_actuators[i]->name);
-	return fail(err, errlen, "%s: expected one of %s, got '%s'", k->name,
-		    names, s);
+	return mdk_err(err, errlen, -EINVAL, "%s: expected one of %s, got '%s'",
+		       k->name, names, s);
 }
 
 static int parse_path(const struct mdkd_key *k, const char *s, void *f,
@@ -342,8 +332,8 @@ static int parse_path(const struct mdkd_key *k, const char *s, void *f,
 		memcpy(f, s, n + 1);
 		return 0;
 	}
-	return fail(
-		err, errlen,
+	return mdk_err(
+		err, errlen, -EINVAL,
 		"%s: expected an absolute path%s shorter than %zu bytes, got '%s'",
 		k->name, k->empty_ok ? " (or nothing: off)" : "", k->size, s);
 }
@@ -358,8 +348,8 @@ static int parse_loglevel(const struct mdkd_key *k, const char *s, void *f,
 			*(int *)f = i;
 			return 0;
 		}
-	return fail(
-		err, errlen,
+	return mdk_err(
+		err, errlen, -EINVAL,
 		"%s: expected err, warning, notice, info or debug, got '%s'",
 		k->name, s);
 }
@@ -381,8 +371,8 @@ static int parse_bool(const struct mdkd_key *k, const char *s, void *f,
 			return 0;
 		}
 	}
-	return fail(err, errlen, "%s: expected on or off, got '%s'", k->name,
-		    s);
+	return mdk_err(err, errlen, -EINVAL, "%s: expected on or off, got '%s'",
+		       k->name, s);
 }
 
 static int parse_int(const struct mdkd_key *k, const char *s, void *f,
@@ -400,9 +390,9 @@ static int parse_int(const struct mdkd_key *k, const char *s, void *f,
 			return 0;
 		}
 	}
-	return fail(err, errlen,
-		    "%s: expected an integer from %g to %g, got '%s'", k->name,
-		    k->min, k->max, s);
+	return mdk_err(err, errlen, -EINVAL,
+		       "%s: expected an integer from %g to %g, got '%s'",
+		       k->name, k->min, k->max, s);
 }
 
 /* A string key: shorter than its field, no newline. */
@@ -411,8 +401,8 @@ static int string_fits(const struct mdkd_key *k, const char *s, char *err,
 {
 	if (strlen(s) < k->size && !strchr(s, '\n'))
 		return 0;
-	return fail(err, errlen, "%s: longer than %zu characters", k->name,
-		    k->size - 1);
+	return mdk_err(err, errlen, -EINVAL, "%s: longer than %zu characters",
+		       k->name, k->size - 1);
 }
 
 static int parse_policy(const struct mdkd_key *k, const char *s, void *f,
@@ -426,11 +416,11 @@ static int parse_policy(const struct mdkd_key *k, const char *s, void *f,
 		return -EINVAL;
 	ret = mdk_policy_new(s, &p, why, sizeof(why));
 	if (ret)
-		return fail(err, errlen, "%s: %s", k->name, why);
+		return mdk_err(err, errlen, -EINVAL, "%s: %s", k->name, why);
 	if (!mdk_policy_online(p)) {
 		mdk_policy_free(p);
-		return fail(
-			err, errlen,
+		return mdk_err(
+			err, errlen, -EINVAL,
 			"%s: expected age, paw or pace (policies that decide online), got '%s'",
 			k->name, s);
 	}
@@ -438,8 +428,8 @@ static int parse_policy(const struct mdkd_key *k, const char *s, void *f,
 	mdk_policy_spec(p, spec, sizeof(spec));
 	mdk_policy_free(p);
 	if (strchr(spec, '/') || strchr(spec, '-'))
-		return fail(
-			err, errlen,
+		return mdk_err(
+			err, errlen, -EINVAL,
 			"%s: expected one value per parameter (as in pace:P=4,A=2), got '%s'",
 			k->name, s);
 	memcpy(f, s, strlen(s) + 1);
@@ -457,18 +447,18 @@ static int parse_policies(const struct mdkd_key *k, const char *s, void *f,
 	if (string_fits(k, s, err, errlen))
 		return -EINVAL;
 	if (mdk_policy_parse_list(s, &pols, &n, why, sizeof(why)))
-		return fail(err, errlen, "%s: %s", k->name, why);
+		return mdk_err(err, errlen, -EINVAL, "%s: %s", k->name, why);
 	for (i = 0; i < n && !ret; i++) {
 		if (mdk_policy_kind(pols[i]) == MDK_POLICY_CACHE)
-			ret = fail(
-				err, errlen,
+			ret = mdk_err(
+				err, errlen, -EINVAL,
 				"%s: %s has no MPC (expected age, vmin, paw, pace, opp)",
 				k->name, mdk_policy_name(pols[i]));
 		for (j = 0; j < i && !ret; j++)
 			if (!strcmp(mdk_policy_name(pols[i]),
 				    mdk_policy_name(pols[j])))
-				ret = fail(
-					err, errlen,
+				ret = mdk_err(
+					err, errlen, -EINVAL,
 					"%s: %s listed twice (one curve per policy)",
 					k->name, mdk_policy_name(pols[i]));
 	}
@@ -495,8 +485,8 @@ static int parse_backend(const struct mdkd_key *k, const char *s, void *f,
 			*(int *)f = i;
 			return 0;
 		}
-	return fail(err, errlen, "%s: expected swap or cxl, got '%s'", k->name,
-		    s);
+	return mdk_err(err, errlen, -EINVAL,
+		       "%s: expected swap or cxl, got '%s'", k->name, s);
 }
 
 const char *mdkd_backend_name(int backend)

@@ -13,7 +13,7 @@
  *     setting to run is chosen -- the policy key's single setting, or with
  *     auto_tune the setting of that policy that saves the most over the
  *     horizon within target_rate (after warmup windows) -- and the pages
- *     it reclaims now are picked (evaluator.h, mdkd_eval_pick()); for the
+ *     it reclaims now are picked (evaluator.h, mdk_eval_pick()); for the
  *     CXL back end, the tier-node pages the window saw accessed again are
  *     the ones to promote back.
  *  2. decide (pure): the Senpai PSI guard: memory pressure ("some", share
@@ -42,10 +42,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <mdk/evaluator.h>
 #include <mdk/trace.h>
 
 #include "controller.h"
-#include "evaluator.h"
 #include "log.h"
 #include "manager.h"
 #include "mode_policy.h"
@@ -114,7 +114,9 @@ struct policy_totals {
 struct policy_state {
 	const struct mdkd_policy_source *src_ops;
 	void *src;
-	struct mdkd_eval *eval;
+	struct mdk_eval *eval;
+	uint32_t gone_proc; /* proc_gone()'s last answer, for this process */
+	bool gone_last;
 	bool started; /* window 0 began */
 	int tier_node, home_node; /* cxl */
 
@@ -123,7 +125,7 @@ struct policy_state {
 	bool trace_failed;
 
 	/* the setting this window runs */
-	struct mdkd_eval_sel sel;
+	struct mdk_eval_sel sel;
 	char running[96];
 	bool tuned;
 	enum mdkd_reason why; /* MDKD_R_RECLAIM, or why nothing is picked */
@@ -153,12 +155,20 @@ static pid_t pid_of(void *arg, uint32_t proc)
 	return p && p->alive ? p->pid : 0;
 }
 
-static bool proc_gone(uint32_t proc, void *arg)
+/* Neighbouring indices mostly hold one process's pages: look a process
+ * up once a run. */
+static bool proc_gone(uint64_t id, void *arg)
 {
 	struct policy_state *st = arg;
-	const struct mdkd_sampler_proc *p = st->src_ops->proc(st->src, proc);
+	uint32_t proc = mdkd_page_id_proc(id);
+	const struct mdkd_sampler_proc *p;
 
-	return !p || !p->alive;
+	if (proc == st->gone_proc)
+		return st->gone_last;
+	p = st->src_ops->proc(st->src, proc);
+	st->gone_proc = proc;
+	st->gone_last = !p || !p->alive;
+	return st->gone_last;
 }
 
 static void set_error(struct policy_state *st, const char *fmt, ...)
@@ -177,15 +187,15 @@ static void set_error(struct policy_state *st, const char *fmt, ...)
 	snprintf(st->last_error, sizeof(st->last_error), "%s", msg);
 }
 
-static struct mdkd_eval *eval_new(const struct mdkd_settings *set, char *err,
-				  size_t errlen)
+static struct mdk_eval *eval_new(const struct mdkd_settings *set, char *err,
+				 size_t errlen)
 {
-	struct mdkd_eval_opts o = {
+	struct mdk_eval_opts o = {
 		.horizon = set->horizon,
 		.policies = set->evaluate,
 	};
 
-	return mdkd_eval_new(&o, err, errlen);
+	return mdk_eval_new(&o, err, errlen);
 }
 
 static void trace_close(struct policy_state *st)
@@ -340,7 +350,7 @@ static void policy_stop(struct mdkd_cgroup *cg, void *state)
 	struct policy_state *st = state;
 
 	trace_close(st);
-	mdkd_eval_free(st->eval);
+	mdk_eval_free(st->eval);
 	st->eval = NULL;
 	if (st->src)
 		st->src_ops->close(st->src);
@@ -390,7 +400,7 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	}
 	st->src = st->src_ops->open(&o, err, errlen);
 	if (!st->src) {
-		mdkd_eval_free(st->eval);
+		mdk_eval_free(st->eval);
 		st->eval = NULL;
 		return -EIO;
 	}
@@ -405,26 +415,26 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 static void choose(struct policy_state *st)
 {
 	const struct mdkd_settings *set = &st->cg->set;
-	struct mdkd_eval_sel sel;
+	struct mdk_eval_sel sel;
 	char err[512];
 	int ret;
 
 	if (set->auto_tune) {
-		if (mdkd_eval_windows(st->eval) < set->warmup) {
+		if (mdk_eval_windows(st->eval) < set->warmup) {
 			st->why = MDKD_R_WARMUP;
 			st->sel.policy = -1;
 			return;
 		}
-		ret = mdkd_eval_tune(st->eval, set->policy, set->target_rate,
-				     &sel, NULL, err, sizeof(err));
+		ret = mdk_eval_tune(st->eval, set->policy, set->target_rate,
+				    &sel, NULL, err, sizeof(err));
 		if (ret == -ENOENT) {
 			st->why = MDKD_R_NO_SETTING;
 			st->sel.policy = -1;
 			return;
 		}
 	} else {
-		ret = mdkd_eval_find(st->eval, set->policy, &sel, err,
-				     sizeof(err));
+		ret = mdk_eval_find(st->eval, set->policy, &sel, err,
+				    sizeof(err));
 	}
 	if (ret) {
 		set_error(st, "policy %s: %s", set->policy, err);
@@ -436,9 +446,9 @@ static void choose(struct policy_state *st)
 		char was[sizeof(st->running)];
 
 		snprintf(was, sizeof(was), "%s", st->running);
-		mdk_policy_format(
-			mdkd_eval_policy(st->eval, (size_t)sel.policy),
-			sel.setting, st->running, sizeof(st->running));
+		mdk_policy_format(mdk_eval_policy(st->eval, (size_t)sel.policy),
+				  sel.setting, st->running,
+				  sizeof(st->running));
 		if (set->auto_tune) {
 			st->tot.tune_changes++;
 			log_info("%s: auto-tune: %s -> %s (target %g%%)",
@@ -504,14 +514,14 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 	else
 		measured =
 			w.swapin_pages + w.file_refault_pages + w.promote_pages;
-	ret = mdkd_eval_window(st->eval, w.pages, w.nr_pages, measured,
-			       w.have_counters || st->tier_node >= 0, msg,
-			       sizeof(msg));
+	ret = mdk_eval_window(st->eval, w.pages, w.nr_pages, measured,
+			      w.have_counters || st->tier_node >= 0, msg,
+			      sizeof(msg));
 	if (ret) {
 		/* A failed generator cannot be trusted: start again. */
 		st->tot.errors++;
 		set_error(st, "evaluator: %s; evaluation restarted", msg);
-		mdkd_eval_free(st->eval);
+		mdk_eval_free(st->eval);
 		st->eval = eval_new(set, msg, sizeof(msg));
 		st->sel.policy = -1;
 		st->running[0] = '\0';
@@ -521,11 +531,12 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 	st->last.pages = NULL;
 	st->have_last = true;
 	st->tot.windows++;
-	st->tot.forgotten += mdkd_eval_forget(st->eval, proc_gone, st);
+	st->gone_proc = UINT32_MAX;
+	st->tot.forgotten += mdk_eval_forget(st->eval, proc_gone, st);
 
 	choose(st);
 	if (st->why == MDKD_R_RECLAIM) {
-		ret = mdkd_eval_pick(st->eval, &st->sel, &ids, &n);
+		ret = mdk_eval_pick(st->eval, &st->sel, &ids, &n);
 		if (ret) {
 			set_error(st, "picking pages: %s", strerror(-ret));
 			st->why = MDKD_R_NOTHING;
@@ -536,7 +547,7 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 		}
 	}
 	if (st->tier_node >= 0 && set->cxl_promote) {
-		st->pages.back = mdkd_eval_returned(st->eval, &n);
+		st->pages.back = mdk_eval_returned(st->eval, &n);
 		st->pages.nback = n;
 	}
 	if (st->last_error[0] && st->why == MDKD_R_RECLAIM)
@@ -575,7 +586,7 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 
 	/* Tried pages are not picked again before their next access. */
 	if (st->eval && r->out_tried)
-		mdkd_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
+		mdk_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
 	if (st->tier_node < 0)
 		st->advised_bytes = r->out_done * MDKD_PAGE_SIZE;
 	st->tot.out += r->out_done;
@@ -610,7 +621,7 @@ static void policy_update(struct mdkd_cgroup *cg, void *state,
 		trace_close(st); /* the new file opens at the next window */
 	if (set->horizon != old->horizon ||
 	    strcmp(set->evaluate, old->evaluate)) {
-		struct mdkd_eval *e = eval_new(set, err, sizeof(err));
+		struct mdk_eval *e = eval_new(set, err, sizeof(err));
 
 		if (!e) {
 			set_error(
@@ -619,7 +630,7 @@ static void policy_update(struct mdkd_cgroup *cg, void *state,
 				set->evaluate, set->horizon, err);
 			return;
 		}
-		mdkd_eval_free(st->eval);
+		mdk_eval_free(st->eval);
 		st->eval = e;
 		st->sel.policy = -1;
 		st->running[0] = '\0';
@@ -686,7 +697,7 @@ static void add_str(struct json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, json_object_new_string(v));
 }
 
-static struct json_object *rates_json(const struct mdkd_eval_rates *r)
+static struct json_object *rates_json(const struct mdk_eval_rates *r)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -732,7 +743,7 @@ static void running_json(struct policy_state *st, struct json_object *o)
 	add_double(r, "target_rate", set->target_rate);
 	add_str(r, "reason", mdkd_reason_names[st->why]);
 	if (st->sel.policy >= 0 && st->eval &&
-	    !mdkd_eval_point(st->eval, &st->sel, &pt, err, sizeof(err))) {
+	    !mdk_eval_point(st->eval, &st->sel, &pt, err, sizeof(err))) {
 		add_str(r, "setting", st->running);
 		json_object_object_add(r, "tuned",
 				       json_object_new_boolean(st->tuned));
@@ -748,7 +759,7 @@ struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
 {
 	struct policy_state *st = state_of(cg);
 	struct json_object *o, *w, *t;
-	struct mdkd_eval_rates m, a;
+	struct mdk_eval_rates m, a;
 
 	if (!st)
 		return NULL;
@@ -760,11 +771,11 @@ struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
 				       json_object_new_int(st->tier_node));
 	running_json(st, o);
 	if (st->eval) {
-		add_u64(o, "windows", mdkd_eval_windows(st->eval));
-		add_u64(o, "horizon", mdkd_eval_capacity(st->eval));
-		add_u64(o, "pages_tracked", mdkd_eval_pages(st->eval));
-		add_u64(o, "evaluator_bytes", mdkd_eval_memory(st->eval));
-		mdkd_eval_rates(st->eval, &m, &a);
+		add_u64(o, "windows", mdk_eval_windows(st->eval));
+		add_u64(o, "horizon", mdk_eval_capacity(st->eval));
+		add_u64(o, "pages_tracked", mdk_eval_pages(st->eval));
+		add_u64(o, "evaluator_bytes", mdk_eval_memory(st->eval));
+		mdk_eval_rates(st->eval, &m, &a);
 		json_object_object_add(o, "measured", rates_json(&m));
 		json_object_object_add(o, "acted", rates_json(&a));
 	}
@@ -816,7 +827,7 @@ struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
 	struct policy_state *st = state_of(cg);
 	struct json_object *o, *pols, *hd = NULL;
 	const struct mdkd_settings *set;
-	struct mdkd_eval_rates m, a;
+	struct mdk_eval_rates m, a;
 	struct mdk_point run, opp_best;
 	bool have_run = false, have_opp = false;
 	uint32_t lo, hi;
@@ -828,7 +839,7 @@ struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
 		return NULL;
 	}
 	set = &cg->set;
-	if (!st->eval || !mdkd_eval_horizon(st->eval, &lo, &hi)) {
+	if (!st->eval || !mdk_eval_horizon(st->eval, &lo, &hi)) {
 		snprintf(
 			err, errlen,
 			"%s: no window yet (the first ends %gs after the mode starts)",
@@ -839,7 +850,7 @@ struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
 	add_str(o, "cgroup", cg->path);
 	add_str(o, "backend", mdkd_backend_name(set->backend));
 	add_double(o, "window_s", set->window_us / 1e6);
-	add_u64(o, "horizon", mdkd_eval_capacity(st->eval));
+	add_u64(o, "horizon", mdk_eval_capacity(st->eval));
 	add_u64(o, "lo", lo);
 	add_u64(o, "hi", hi);
 	add_u64(o, "windows", hi - lo + 1);
@@ -848,8 +859,8 @@ struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
 	running_json(st, o);
 	if (st->sel.policy >= 0)
 		have_run =
-			!mdkd_eval_point(st->eval, &st->sel, &run, err, errlen);
-	mdkd_eval_rates(st->eval, &m, &a);
+			!mdk_eval_point(st->eval, &st->sel, &run, err, errlen);
+	mdk_eval_rates(st->eval, &m, &a);
 	json_object_object_add(o, "measured", rates_json(&m));
 	add_str(o, "measured_source",
 		st->tier_node >= 0 ?
@@ -861,14 +872,14 @@ struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
 		json_tokener_parse(
 			"[\"p1\",\"p2\",\"max_rate\",\"mean_rate\",\"p99_rate\",\"savings\",\"promotions\",\"saved\",\"footprint\"]"));
 	pols = json_object_new_array();
-	for (i = 0; i < mdkd_eval_npolicies(st->eval); i++) {
-		const struct mdk_policy *p = mdkd_eval_policy(st->eval, i);
+	for (i = 0; i < mdk_eval_npolicies(st->eval); i++) {
+		const struct mdk_policy *p = mdk_eval_policy(st->eval, i);
 		struct json_object *po = json_object_new_object(), *arr;
 		struct mdk_point *pts;
 		char spec[8192];
 		long n, k, b;
 
-		n = mdkd_eval_curve(st->eval, i, &pts, err, errlen);
+		n = mdk_eval_curve(st->eval, i, &pts, err, errlen);
 		if (n < 0) {
 			json_object_put(po);
 			json_object_put(pols);

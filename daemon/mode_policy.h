@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "sampler.h"
+#include "sampler/loader.h"
 
 struct mdkd_cgroup;
 

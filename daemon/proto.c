@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <json-c/json.h>
+#include <mdk/err.h>
 
 #include "proto.h"
 
@@ -15,18 +16,6 @@ const char *const mdkd_cmd_names[MDKD_CMD_NR] = {
 	[MDKD_CMD_RELEASE] = "release", [MDKD_CMD_RELOAD] = "reload",
 	[MDKD_CMD_MPC] = "mpc",
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* A JSON string or number as text, copied into @out of @size bytes. */
 static int scalar(struct json_object *v, char *out, size_t size)
@@ -55,7 +44,8 @@ static int parse_settings(struct json_object *obj, struct mdkd_request *req,
 	struct json_object_iterator it, end;
 
 	if (!json_object_is_type(obj, json_type_object))
-		return fail(err, errlen, "settings: expected an object%s", "");
+		return mdk_err(err, errlen, -EINVAL,
+			       "settings: expected an object%s", "");
 	if (json_object_object_length(obj) > MDKD_REQ_MAX_SETTINGS) {
 		snprintf(err, errlen, "settings: more than %d keys",
 			 MDKD_REQ_MAX_SETTINGS);
@@ -68,9 +58,9 @@ static int parse_settings(struct json_object *obj, struct mdkd_request *req,
 		unsigned int i = req->nsettings;
 
 		if (!*k || strlen(k) >= MDKD_REQ_KEY_MAX)
-			return fail(err, errlen,
-				    "settings: key '%.64s' empty or too long",
-				    k);
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"settings: key '%.64s' empty or too long", k);
 		snprintf(req->keys[i], sizeof(req->keys[i]), "%s", k);
 		if (scalar(json_object_iter_peek_value(&it), req->values[i],
 			   sizeof(req->values[i]))) {
@@ -100,15 +90,16 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 	while (len && (buf[len - 1] == '\r' || buf[len - 1] == ' '))
 		len--;
 	if (len >= MDKD_REQ_MAX)
-		return fail(err, errlen, "request longer than %s bytes",
-			    "4095");
+		return mdk_err(err, errlen, -EINVAL,
+			       "request longer than %s bytes", "4095");
 	if (!len)
-		return fail(err, errlen, "empty request%s", "");
+		return mdk_err(err, errlen, -EINVAL, "empty request%s", "");
 	if (memchr(buf, '\0', len))
-		return fail(err, errlen, "NUL byte in the request%s", "");
+		return mdk_err(err, errlen, -EINVAL,
+			       "NUL byte in the request%s", "");
 	tok = json_tokener_new_ex(4);
 	if (!tok)
-		return fail(err, errlen, "out of memory%s", "");
+		return mdk_err(err, errlen, -EINVAL, "out of memory%s", "");
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
 					    JSON_TOKENER_VALIDATE_UTF8);
 	obj = json_tokener_parse_ex(tok, buf, (int)len);
@@ -128,7 +119,7 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 		goto out;
 	}
 	if (!json_object_is_type(obj, json_type_object)) {
-		fail(err, errlen, "expected a JSON object%s", "");
+		mdk_err(err, errlen, -EINVAL, "expected a JSON object%s", "");
 		goto out;
 	}
 	it = json_object_iter_begin(obj);
@@ -139,8 +130,8 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 		v = json_object_iter_peek_value(&it);
 		if (!strcmp(k, "v")) {
 			if (!json_object_is_type(v, json_type_int)) {
-				fail(err, errlen, "v: expected an integer%s",
-				     "");
+				mdk_err(err, errlen, -EINVAL,
+					"v: expected an integer%s", "");
 				goto out;
 			}
 			if (json_object_get_int64(v) != MDKD_PROTO_VERSION) {
@@ -157,8 +148,8 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 			const char *c;
 
 			if (!json_object_is_type(v, json_type_string)) {
-				fail(err, errlen, "cmd: expected a string%s",
-				     "");
+				mdk_err(err, errlen, -EINVAL,
+					"cmd: expected a string%s", "");
 				goto out;
 			}
 			c = json_object_get_string(v);
@@ -166,9 +157,9 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 				if (!strcmp(c, mdkd_cmd_names[i]))
 					break;
 			if (i == MDKD_CMD_NR) {
-				fail(err, errlen,
-				     "cmd: unknown command '%.64s' (ping, status, set, manage, release, reload, mpc)",
-				     c);
+				mdk_err(err, errlen, -EINVAL,
+					"cmd: unknown command '%.64s' (ping, status, set, manage, release, reload, mpc)",
+					c);
 				goto out;
 			}
 			req->cmd = (enum mdkd_cmd)i;
@@ -176,13 +167,14 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 		} else if (!strcmp(k, "cgroup")) {
 			if (!json_object_is_type(v, json_type_string) ||
 			    scalar(v, req->cgroup, sizeof(req->cgroup))) {
-				fail(err, errlen, "cgroup: expected a path%s",
-				     "");
+				mdk_err(err, errlen, -EINVAL,
+					"cgroup: expected a path%s", "");
 				goto out;
 			}
 			if (mdkd_cgroup_path_check(req->cgroup, false, why,
 						   sizeof(why))) {
-				fail(err, errlen, "cgroup: %s", why);
+				mdk_err(err, errlen, -EINVAL, "cgroup: %s",
+					why);
 				goto out;
 			}
 			req->has_cgroup = true;
@@ -191,23 +183,25 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 				goto out;
 			have_settings = true;
 		} else {
-			fail(err, errlen, "unknown field '%.64s'", k);
+			mdk_err(err, errlen, -EINVAL, "unknown field '%.64s'",
+				k);
 			goto out;
 		}
 	}
 	if (!have_v) {
-		fail(err, errlen, "missing \"v\" (the protocol version, %s)",
-		     "1");
+		mdk_err(err, errlen, -EINVAL,
+			"missing \"v\" (the protocol version, %s)", "1");
 		goto out;
 	}
 	if (!have_cmd) {
-		fail(err, errlen, "missing \"cmd\"%s", "");
+		mdk_err(err, errlen, -EINVAL, "missing \"cmd\"%s", "");
 		goto out;
 	}
 	switch (req->cmd) {
 	case MDKD_CMD_SET:
 		if (!have_settings || !req->nsettings) {
-			fail(err, errlen, "set: needs \"settings\"%s", "");
+			mdk_err(err, errlen, -EINVAL,
+				"set: needs \"settings\"%s", "");
 			goto out;
 		}
 		/* fall through */
@@ -215,8 +209,8 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 	case MDKD_CMD_RELEASE:
 	case MDKD_CMD_MPC:
 		if (!req->has_cgroup) {
-			fail(err, errlen, "%s: needs \"cgroup\"",
-			     mdkd_cmd_names[req->cmd]);
+			mdk_err(err, errlen, -EINVAL, "%s: needs \"cgroup\"",
+				mdkd_cmd_names[req->cmd]);
 			goto out;
 		}
 		break;
@@ -224,15 +218,15 @@ int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 		break;
 	default:
 		if (req->has_cgroup) {
-			fail(err, errlen, "%s: takes no \"cgroup\"",
-			     mdkd_cmd_names[req->cmd]);
+			mdk_err(err, errlen, -EINVAL, "%s: takes no \"cgroup\"",
+				mdkd_cmd_names[req->cmd]);
 			goto out;
 		}
 	}
 	if (have_settings && req->cmd != MDKD_CMD_SET &&
 	    req->cmd != MDKD_CMD_MANAGE) {
-		fail(err, errlen, "%s: takes no \"settings\"",
-		     mdkd_cmd_names[req->cmd]);
+		mdk_err(err, errlen, -EINVAL, "%s: takes no \"settings\"",
+			mdkd_cmd_names[req->cmd]);
 		goto out;
 	}
 	ret = 0;

@@ -31,15 +31,14 @@ int mdk_csv_reader_open(const char *path, struct mdk_csv_reader **out,
 	struct mdk_csv_reader *c = calloc(1, sizeof(*c));
 
 	if (!c)
-		return mdk__err(err, errlen, -ENOMEM, "%s: out of memory",
-				path);
+		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory", path);
 	c->is_stdin = !strcmp(path, "-");
 	c->name = strdup(c->is_stdin ? "<stdin>" : path);
 	c->f = c->is_stdin ? stdin : fopen(path, "re");
 	if (!c->name || !c->f) {
 		int ret = c->name ? -errno : -ENOMEM;
 
-		mdk__err(err, errlen, ret, "%s: %s", path, strerror(-ret));
+		mdk_err(err, errlen, ret, "%s: %s", path, strerror(-ret));
 		free(c->name);
 		free(c);
 		return ret;
@@ -115,15 +114,15 @@ int mdk_csv_reader_next(struct mdk_csv_reader *c, uint64_t *window,
 
 		if (n < 0) {
 			if (ferror(c->f))
-				return mdk__err(err, errlen, -EIO,
-						"%s:%llu: read error", c->name,
-						(unsigned long long)c->lineno +
-							1);
+				return mdk_err(err, errlen, -EIO,
+					       "%s:%llu: read error", c->name,
+					       (unsigned long long)c->lineno +
+						       1);
 			return 0;
 		}
 		c->lineno++;
 		if ((size_t)n != strlen(c->line))
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EINVAL,
 				"%s:%llu: NUL byte in line: expected text 'window,page'",
 				c->name, (unsigned long long)c->lineno);
@@ -141,7 +140,7 @@ int mdk_csv_reader_next(struct mdk_csv_reader *c, uint64_t *window,
 		}
 		c->seen_row = true;
 		if (!csv_field(&p, &w) || *p != ',') {
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EINVAL,
 				"%s:%llu: expected 'window,page' (two unsigned integers), got '%s'",
 				c->name, (unsigned long long)c->lineno,
@@ -149,7 +148,7 @@ int mdk_csv_reader_next(struct mdk_csv_reader *c, uint64_t *window,
 		}
 		p++;
 		if (!csv_field(&p, &pg) || *p)
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EINVAL,
 				"%s:%llu: expected 'window,page' (two unsigned integers), got '%s'",
 				c->name, (unsigned long long)c->lineno,
@@ -179,7 +178,7 @@ int mdk_trace_import_csv(const char *csv, const char *out,
 		goto out_close_csv;
 	while ((ret = mdk_csv_reader_next(c, &win, &page, err, errlen)) > 0) {
 		if (win > MDK_TRACE_MAX_WINDOW) {
-			ret = mdk__err(
+			ret = mdk_err(
 				err, errlen, -EINVAL,
 				"%s:%llu: window %llu is above the maximum %u",
 				c->name, (unsigned long long)c->lineno,
@@ -187,7 +186,7 @@ int mdk_trace_import_csv(const char *csv, const char *out,
 			break;
 		}
 		if (have && win < cur) {
-			ret = mdk__err(
+			ret = mdk_err(
 				err, errlen, -EINVAL,
 				"%s:%llu: window %llu after window %llu: windows must be non-decreasing",
 				c->name, (unsigned long long)c->lineno,
@@ -196,7 +195,7 @@ int mdk_trace_import_csv(const char *csv, const char *out,
 			break;
 		}
 		if (win - (have ? cur : 0) > MDK_TRACE_MAX_GAP) {
-			ret = mdk__err(
+			ret = mdk_err(
 				err, errlen, -EINVAL,
 				"%s:%llu: window %llu after window %llu: more than %u empty windows between them",
 				c->name, (unsigned long long)c->lineno,
@@ -216,8 +215,8 @@ int mdk_trace_import_csv(const char *csv, const char *out,
 		cur = win;
 		have = true;
 		if (mdk__grow((void **)&ids, &cap, n + 1, sizeof(*ids))) {
-			ret = mdk__err(err, errlen, -ENOMEM,
-				       "%s: out of memory", csv);
+			ret = mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
+				      csv);
 			break;
 		}
 		ids[n++] = page;
@@ -258,6 +257,6 @@ int mdk_trace_export_csv(const char *path, FILE *out, char *err, size_t errlen)
 	}
 	mdk_trace_reader_close(r);
 	if (!ret && (fflush(out) || ferror(out)))
-		ret = mdk__err(err, errlen, -EIO, "write error on output");
+		ret = mdk_err(err, errlen, -EIO, "write error on output");
 	return ret;
 }

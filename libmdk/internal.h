@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <mdk/err.h>
 #include <mdk/policy.h>
 
 #pragma GCC visibility push(hidden)
@@ -23,15 +24,6 @@
 
 #define mdk_likely(x) __builtin_expect(!!(x), 1)
 #define mdk_unlikely(x) __builtin_expect(!!(x), 0)
-
-/*
- * mdk__err() - format a message into the caller's buffer (if any) and
- * return @ret, so that "return mdk__err(err, errlen, -EINVAL, ...)" both
- * explains and fails.
- */
-int mdk__err(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-int mdk__verr(char *err, size_t errlen, int ret, const char *fmt, va_list ap);
 
 /* Grow *@p (of *@cap elements of @size bytes) to hold at least @need. */
 int mdk__grow(void **p, size_t *cap, size_t need, size_t size);

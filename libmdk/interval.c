@@ -81,9 +81,9 @@ static int stream_grow(struct mdk_stream *s, uint32_t page)
 
 static int stream_dup(uint32_t page, uint32_t window, char *err, size_t errlen)
 {
-	return mdk__err(err, errlen, -EINVAL,
-			"interval stream: page %u accessed twice in window %u",
-			page, window);
+	return mdk_err(err, errlen, -EINVAL,
+		       "interval stream: page %u accessed twice in window %u",
+		       page, window);
 }
 
 int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
@@ -95,11 +95,11 @@ int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 	size_t i;
 
 	if (s->started && window < s->window)
-		return mdk__err(err, errlen, -EINVAL,
-				"interval stream: window %u after window %u",
-				window, s->window);
+		return mdk_err(err, errlen, -EINVAL,
+			       "interval stream: window %u after window %u",
+			       window, s->window);
 	if (window >= s->limit)
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -ERANGE,
 			"interval stream: window %u is beyond the stream's %u windows",
 			window, s->limit);
@@ -108,9 +108,9 @@ int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 	for (i = 0; i < n; i++)
 		maxp = MDK_MAX(maxp, pages[i]);
 	if (n && maxp >= s->cap && stream_grow(s, maxp))
-		return mdk__err(err, errlen, -ENOMEM,
-				"interval stream: out of memory for %u pages",
-				maxp + 1);
+		return mdk_err(err, errlen, -ENOMEM,
+			       "interval stream: out of memory for %u pages",
+			       maxp + 1);
 	if (n && maxp >= s->pages)
 		s->pages = maxp + 1;
 	if (s->packed) {

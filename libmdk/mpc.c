@@ -128,21 +128,21 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 	int ret;
 
 	if (!ops->gen_row || !ops->gen_saved)
-		return mdk__err(err, errlen, -EOPNOTSUPP,
-				"%s has no single-pass curve (%s)", ops->name,
-				ops->kind == MDK_POLICY_CACHE ?
-					"a fixed-size policy: see mdkctl mrc" :
-					"simulate it instead");
+		return mdk_err(err, errlen, -EOPNOTSUPP,
+			       "%s has no single-pass curve (%s)", ops->name,
+			       ops->kind == MDK_POLICY_CACHE ?
+				       "a fixed-size policy: see mdkctl mrc" :
+				       "simulate it instead");
 	if (!capacity || capacity == UINT32_MAX)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: capacity of %u windows is out of range",
-				ops->name, capacity);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: capacity of %u windows is out of range",
+			       ops->name, capacity);
 	ret = mdk_policy_resolve(p, capacity, err, errlen);
 	if (ret)
 		return ret;
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	m->pol = p;
 	m->ops = ops;
 	m->g.pol = p;
@@ -158,7 +158,7 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 	rows_bytes = (uint64_t)capacity * m->g.nr * m->g.ng * sizeof(uint32_t);
 	if ((uint64_t)m->g.nr * m->g.ng > UINT32_MAX ||
 	    rows_bytes > (4ull << 30)) {
-		ret = mdk__err(
+		ret = mdk_err(
 			err, errlen, -E2BIG,
 			"%s: histograms for %u windows x %u x %u bins need %llu MiB (over 4 GiB): evaluate a shorter horizon or a coarser grid",
 			ops->name, capacity, m->g.nr, m->g.ng,
@@ -200,7 +200,7 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 
 err_nomem:
 	mdk_mpc_free(m);
-	return mdk__err(err, errlen, -ENOMEM, "%s: out of memory", ops->name);
+	return mdk_err(err, errlen, -ENOMEM, "%s: out of memory", ops->name);
 }
 
 static bool slot_empty(const struct mdk_mpc *m, uint32_t s)
@@ -227,11 +227,11 @@ static int ensure_window(struct mdk_mpc *m, uint32_t w, char *err,
 	uint32_t cap = m->g.cap, v, from, s;
 
 	if (m->failed)
-		return mdk__err(err, errlen, m->failed,
-				"%s: generator failed earlier", m->ops->name);
+		return mdk_err(err, errlen, m->failed,
+			       "%s: generator failed earlier", m->ops->name);
 	if (m->started && w <= m->hi_seen) {
 		if (m->hi_seen - w >= cap)
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -ERANGE,
 				"%s: window %u is older than the ring (%u..%u)",
 				m->ops->name, w, m->hi_seen - cap + 1,
@@ -244,7 +244,7 @@ static int ensure_window(struct mdk_mpc *m, uint32_t w, char *err,
 	for (v = from;; v++) {
 		s = slot_of(m, v);
 		if (m->slotwin[s] && !slot_empty(m, s))
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EBUSY,
 				"%s: window %u still holds events: subtract them before adding window %u",
 				m->ops->name, m->slotwin[s] - 1, v);
@@ -275,7 +275,7 @@ static int err_range(struct mdk_mpc *m, uint32_t window, uint32_t a, char *err,
 		     size_t errlen)
 {
 	m->failed = -ERANGE;
-	return mdk__err(
+	return mdk_err(
 		err, errlen, -ERANGE,
 		"%s: access in window %u after one in window %u: the previous access must be earlier",
 		m->ops->name, window, a);
@@ -402,13 +402,13 @@ int mdk_mpc_add_interval(struct mdk_mpc *m, const struct mdk_interval *iv,
 	int ret;
 
 	if (weight != 1 && weight != -1)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: interval weight %d (expected +1 or -1)",
-				m->ops->name, weight);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: interval weight %d (expected +1 or -1)",
+			       m->ops->name, weight);
 	if (iv->start == MDK_NONE ||
 	    (iv->end != MDK_NONE &&
 	     (iv->end <= iv->start || iv->end - iv->start >= cap)))
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -ERANGE,
 			"%s: interval (%u, %u) is empty or longer than the ring",
 			m->ops->name, iv->start, iv->end);
@@ -504,11 +504,11 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 	long ret;
 
 	if (m->failed)
-		return mdk__err(err, errlen, m->failed,
-				"%s: generator failed earlier", m->ops->name);
+		return mdk_err(err, errlen, m->failed,
+			       "%s: generator failed earlier", m->ops->name);
 	if (!m->started || lo > hi || hi > m->hi_seen ||
 	    m->hi_seen - lo >= g->cap)
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -ERANGE,
 			"%s: windows %u..%u are not in the ring (%u windows up to %u)",
 			m->ops->name, lo, hi, g->cap, m->hi_seen);
@@ -539,8 +539,8 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 	p = calloc(nset ? nset : 1, sizeof(*p));
 	if (!prom || !saved || !sump || !maxr || !nk || !topk || !S || !Gc ||
 	    !Tc || !Ts || !SGc || !SGs || !STc || !STs || !p) {
-		ret = mdk__err(err, errlen, -ENOMEM, "%s: out of memory",
-			       m->ops->name);
+		ret = mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
+			      m->ops->name);
 		goto out;
 	}
 
@@ -784,15 +784,15 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 		return ret;
 	W = mdk_trace_reader_info(r)->windows;
 	if (!mdk_trace_reader_info(r)->indexed) {
-		ret = mdk__err(
+		ret = mdk_err(
 			err, errlen, -EINVAL,
 			"%s: curves need a closed trace in a regular file (its index gives the window count)",
 			trace);
 		goto out;
 	}
 	if (!W) {
-		ret = mdk__err(err, errlen, -EINVAL, "%s: trace has no windows",
-			       trace);
+		ret = mdk_err(err, errlen, -EINVAL, "%s: trace has no windows",
+			      trace);
 		goto out;
 	}
 	gens = calloc(np, sizeof(*gens));
@@ -801,7 +801,7 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 	dv = calloc(np, sizeof(*dv));
 	ret = mdk_stream_new(W, &st);
 	if (!gens || !from || !order || !dv || ret) {
-		ret = mdk__err(err, errlen, -ENOMEM, "out of memory");
+		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < np; i++) {

@@ -36,14 +36,14 @@ int mdk_mrc_new(struct mdk_policy *const *pols, size_t np, struct mdk_mrc **out,
 
 		if (ops->kind != MDK_POLICY_CACHE || !ops->cache_new ||
 		    !ops->cache_refs || !ops->cache_misses)
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EOPNOTSUPP,
 				"%s is not a fixed-size policy (expected lru or opt)",
 				ops->name);
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	m->pols = pols;
 	m->np = np;
 	m->state = calloc(np ? np : 1, sizeof(*m->state));
@@ -58,7 +58,7 @@ int mdk_mrc_new(struct mdk_policy *const *pols, size_t np, struct mdk_mrc **out,
 
 err_nomem:
 	mdk_mrc_free(m);
-	return mdk__err(err, errlen, -ENOMEM, "out of memory");
+	return mdk_err(err, errlen, -ENOMEM, "out of memory");
 }
 
 void mdk_mrc_free(struct mdk_mrc *m)
@@ -93,20 +93,20 @@ int mdk_mrc_add(struct mdk_mrc *m, const uint64_t *ids, size_t n, char *err,
 	int ret;
 
 	if (m->done)
-		return mdk__err(err, errlen, -EINVAL,
-				"mrc: references after the result");
+		return mdk_err(err, errlen, -EINVAL,
+			       "mrc: references after the result");
 	if (mdk__grow((void **)&m->dense, &m->densecap, n, sizeof(*m->dense)))
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	ret = mdk__pagemap_map(m->pm, ids, n, m->dense);
 	if (ret)
-		return mdk__err(err, errlen, ret, "mrc: too many pages");
+		return mdk_err(err, errlen, ret, "mrc: too many pages");
 	for (i = 0; i < m->np; i++) {
 		ret = m->pols[i]->ops->cache_refs(m->state[i], m->dense, n);
 		if (ret)
-			return mdk__err(err, errlen, ret, "%s: %s",
-					m->pols[i]->ops->name,
-					ret == -E2BIG ? "too many references" :
-							"out of memory");
+			return mdk_err(err, errlen, ret, "%s: %s",
+				       m->pols[i]->ops->name,
+				       ret == -E2BIG ? "too many references" :
+						       "out of memory");
 	}
 	m->refs += n;
 	return 0;
@@ -129,7 +129,7 @@ int mdk_mrc_result(struct mdk_mrc *m, struct mdk_mrc_point **pts, size_t *n,
 	}
 	p = calloc(total ? total : 1, sizeof(*p));
 	if (!p)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	for (i = 0; i < m->np; i++) {
 		const struct mdk_policy *pol = m->pols[i];
 		size_t ns = mdk_policy_settings(pol);
@@ -137,14 +137,14 @@ int mdk_mrc_result(struct mdk_mrc *m, struct mdk_mrc_point **pts, size_t *n,
 		misses = calloc(ns, sizeof(*misses));
 		if (!misses) {
 			free(p);
-			return mdk__err(err, errlen, -ENOMEM, "out of memory");
+			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 		}
 		ret = pol->ops->cache_misses(m->state[i], pol, misses);
 		if (ret) {
 			free(misses);
 			free(p);
-			return mdk__err(err, errlen, ret, "%s: %s",
-					pol->ops->name, strerror(-ret));
+			return mdk_err(err, errlen, ret, "%s: %s",
+				       pol->ops->name, strerror(-ret));
 		}
 		for (j = 0; j < ns; j++, k++) {
 			p[k].policy = pol->ops->name;
@@ -174,8 +174,8 @@ static int is_trace(const char *path, bool *yes, char *err, size_t errlen)
 		return 0;
 	f = fopen(path, "re");
 	if (!f)
-		return mdk__err(err, errlen, -errno, "%s: %s", path,
-				strerror(errno));
+		return mdk_err(err, errlen, -errno, "%s: %s", path,
+			       strerror(errno));
 	n = fread(b, 1, sizeof(b), f);
 	fclose(f);
 	*yes = n == sizeof(b) && !memcmp(b, magic, sizeof(b));

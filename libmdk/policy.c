@@ -265,9 +265,9 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 	int ret;
 
 	if (!eq)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: expected KEY=VALUES, got '%.*s'",
-				ops->name, (int)(e - s), s);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: expected KEY=VALUES, got '%.*s'", ops->name,
+			       (int)(e - s), s);
 	for (i = 0; i < ops->nparams; i++)
 		if (strlen(ops->params[i].key) == (size_t)(eq - s) &&
 		    !strncasecmp(ops->params[i].key, s, (size_t)(eq - s))) {
@@ -281,15 +281,15 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 			snprintf(keys + strlen(keys),
 				 sizeof(keys) - strlen(keys), "%s%s",
 				 i ? ", " : "", ops->params[i].key);
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: unknown parameter '%.*s' (expected %s)",
-				ops->name, (int)(eq - s), s,
-				ops->nparams ? keys : "none");
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: unknown parameter '%.*s' (expected %s)",
+			       ops->name, (int)(eq - s), s,
+			       ops->nparams ? keys : "none");
 	}
 	if (p->given[i])
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: parameter %s given twice", ops->name,
-				d->key);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: parameter %s given twice", ops->name,
+			       d->key);
 	g = &p->grid[i];
 	cap = 0;
 	for (item = eq + 1; item <= e;) {
@@ -311,7 +311,7 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		if (!ret && (hi < lo || !step || (colon && !dash)))
 			ret = -EINVAL;
 		if (ret)
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EINVAL,
 				"%s: bad value '%.*s' for %s: expected %s",
 				ops->name, (int)(ie - item), item, d->key,
@@ -323,23 +323,23 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 				     sizeof(b1));
 			format_value(d->type, d->min, b2, sizeof(b2));
 			format_value(d->type, d->max, b3, sizeof(b3));
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EINVAL,
 				"%s: %s=%s is out of range (expected %s to %s)",
 				ops->name, d->key, b1, b2, b3);
 		}
 		if ((hi - lo) / step >= MDK_MAX_GRID)
-			return mdk__err(err, errlen, -E2BIG,
-					"%s: %s has more than %u values",
-					ops->name, d->key, MDK_MAX_GRID);
+			return mdk_err(err, errlen, -E2BIG,
+				       "%s: %s has more than %u values",
+				       ops->name, d->key, MDK_MAX_GRID);
 		for (;; lo += step) {
 			ret = grid_push(g, &cap, lo);
 			if (ret)
-				return mdk__err(err, errlen, ret, "%s: %s: %s",
-						ops->name, d->key,
-						ret == -E2BIG ?
-							"too many values" :
-							"out of memory");
+				return mdk_err(err, errlen, ret, "%s: %s: %s",
+					       ops->name, d->key,
+					       ret == -E2BIG ?
+						       "too many values" :
+						       "out of memory");
 			if (hi - lo < step)
 				break;
 		}
@@ -366,13 +366,13 @@ int mdk_policy_new(const char *spec, struct mdk_policy **out, char *err,
 			snprintf(names + strlen(names),
 				 sizeof(names) - strlen(names), "%s%s",
 				 i ? ", " : "", mdk_policies[i]->name);
-		return mdk__err(err, errlen, -ENOENT,
-				"unknown policy '%.*s' (expected one of %s)",
-				(int)nlen, spec, names);
+		return mdk_err(err, errlen, -ENOENT,
+			       "unknown policy '%.*s' (expected one of %s)",
+			       (int)nlen, spec, names);
 	}
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	p->ops = ops;
 	for (s = colon ? colon + 1 : NULL; s && *s; s = *e ? e + 1 : e) {
 		e = strchr(s, ',');
@@ -397,7 +397,7 @@ int mdk_policy_parse_list(const char *list, struct mdk_policy ***out, size_t *n,
 	int ret = 0;
 
 	if (!copy)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	/*
 	 * Re-join each policy's tokens: "paw:wait=3" starts a policy,
 	 * "P=2" (a '=' before any ':') continues it.
@@ -412,7 +412,7 @@ int mdk_policy_parse_list(const char *list, struct mdk_policy ***out, size_t *n,
 			char *ns;
 
 			if (!spec) {
-				ret = mdk__err(
+				ret = mdk_err(
 					err, errlen, -EINVAL,
 					"'%s' must follow a policy name (as in age:T=4)",
 					t);
@@ -420,8 +420,8 @@ int mdk_policy_parse_list(const char *list, struct mdk_policy ***out, size_t *n,
 			}
 			ns = malloc(strlen(spec) + strlen(t) + 2);
 			if (!ns) {
-				ret = mdk__err(err, errlen, -ENOMEM,
-					       "out of memory");
+				ret = mdk_err(err, errlen, -ENOMEM,
+					      "out of memory");
 				break;
 			}
 			sprintf(ns, "%s%c%s", spec,
@@ -440,8 +440,8 @@ int mdk_policy_parse_list(const char *list, struct mdk_policy ***out, size_t *n,
 				break;
 			if (mdk__grow((void **)&v, &cap, nv + 1, sizeof(*v))) {
 				mdk_policy_free(p);
-				ret = mdk__err(err, errlen, -ENOMEM,
-					       "out of memory");
+				ret = mdk_err(err, errlen, -ENOMEM,
+					      "out of memory");
 				break;
 			}
 			v[nv++] = p;
@@ -450,15 +450,15 @@ int mdk_policy_parse_list(const char *list, struct mdk_policy ***out, size_t *n,
 			break;
 		spec = strdup(t);
 		if (!spec) {
-			ret = mdk__err(err, errlen, -ENOMEM, "out of memory");
+			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}
 	}
 	free(spec);
 	free(copy);
 	if (!ret && !nv)
-		ret = mdk__err(err, errlen, -EINVAL,
-			       "no policy given (expected e.g. age,vmin,opp)");
+		ret = mdk_err(err, errlen, -EINVAL,
+			      "no policy given (expected e.g. age,vmin,opp)");
 	if (ret) {
 		for (i = 0; i < nv; i++)
 			mdk_policy_free(v[i]);
@@ -487,12 +487,11 @@ int mdk_policy_set(struct mdk_policy *p, const char *key, const char *values,
 	char *kv;
 
 	if (i < 0)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: unknown parameter '%s'", p->ops->name,
-				key);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: unknown parameter '%s'", p->ops->name, key);
 	kv = malloc(strlen(key) + strlen(values) + 2);
 	if (!kv)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	sprintf(kv, "%s=%s", key, values);
 	grid_free(&p->grid[i]);
 	p->given[i] = false;
@@ -545,24 +544,24 @@ int mdk_policy_resolve(struct mdk_policy *p, uint64_t n, char *err,
 			goto check;
 		grid_free(&p->grid[i]);
 		if (!d->dflt)
-			return mdk__err(err, errlen, -EINVAL,
-					"%s: parameter %s is required",
-					ops->name, d->key);
+			return mdk_err(err, errlen, -EINVAL,
+				       "%s: parameter %s is required",
+				       ops->name, d->key);
 		ret = d->dflt(n, &p->grid[i]);
 		if (ret)
-			return mdk__err(err, errlen, ret,
-					"%s: %s: out of memory", ops->name,
-					d->key);
+			return mdk_err(err, errlen, ret,
+				       "%s: %s: out of memory", ops->name,
+				       d->key);
 check:
 		if (!p->grid[i].n)
-			return mdk__err(err, errlen, -EINVAL,
-					"%s: %s has no values", ops->name,
-					d->key);
+			return mdk_err(err, errlen, -EINVAL,
+				       "%s: %s has no values", ops->name,
+				       d->key);
 		total *= p->grid[i].n;
 		if (total > MDK_MAX_GRID)
-			return mdk__err(err, errlen, -E2BIG,
-					"%s: more than %u settings", ops->name,
-					MDK_MAX_GRID);
+			return mdk_err(err, errlen, -E2BIG,
+				       "%s: more than %u settings", ops->name,
+				       MDK_MAX_GRID);
 	}
 	p->resolved = true;
 	return 0;

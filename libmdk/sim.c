@@ -52,20 +52,20 @@ int mdk_sim_new(const struct mdk_policy *p, size_t setting, unsigned int flags,
 
 	if (!(ops->kind == MDK_POLICY_INTERVAL && ops->wait) &&
 	    !(ops->kind == MDK_POLICY_BUDGET && ops->budget))
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -EOPNOTSUPP,
 			"%s cannot be simulated over windows%s", ops->name,
 			ops->kind == MDK_POLICY_CACHE ?
 				" (a fixed-size policy: see mdkctl mrc)" :
 				"");
 	if (mdk_policy_setting(p, setting, &set))
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -ERANGE,
 			"%s: no setting %zu (policy has %zu; resolve it first)",
 			ops->name, setting, mdk_policy_settings(p));
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	s->p = p;
 	s->ops = ops;
 	s->v[0] = set.v[0];
@@ -161,16 +161,16 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 
 	if (s->finished || (s->started && window < s->cur) ||
 	    window >= MDK_TRACE_MAX_WINDOW)
-		return mdk__err(err, errlen, -EINVAL,
-				"simulator: window %u after window %u%s",
-				window, s->cur,
-				s->finished ? " (already finished)" : "");
+		return mdk_err(err, errlen, -EINVAL,
+			       "simulator: window %u after window %u%s", window,
+			       s->cur,
+			       s->finished ? " (already finished)" : "");
 	if (s->started && window > s->cur)
 		sim_close_window(s, s->cur);
 	s->started = true;
 	s->cur = window;
 	if (sim_windows(s, window))
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	s->acc[window] += n;
 	for (i = 0; i < n; i++) {
 		uint32_t pg = pages[i];
@@ -184,8 +184,8 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 				ncap *= 2;
 			np = realloc(s->st, ncap * sizeof(*np));
 			if (!np)
-				return mdk__err(err, errlen, -ENOMEM,
-						"out of memory");
+				return mdk_err(err, errlen, -ENOMEM,
+					       "out of memory");
 			memset(np + s->stcap, 0,
 			       (ncap - s->stcap) * sizeof(*np));
 			s->st = np;
@@ -193,7 +193,7 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 		}
 		st = &s->st[pg];
 		if (st->last1 == w1)
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EINVAL,
 				"simulator: page %u accessed twice in window %u",
 				pg, window);
@@ -221,9 +221,9 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 						s->ghist, ncap * sizeof(*h));
 
 					if (!h)
-						return mdk__err(
-							err, errlen, -ENOMEM,
-							"out of memory");
+						return mdk_err(err, errlen,
+							       -ENOMEM,
+							       "out of memory");
 					memset(h + s->ghcap, 0,
 					       (ncap - s->ghcap) * sizeof(*h));
 					s->ghist = h;
@@ -256,17 +256,17 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 	uint32_t w;
 
 	if (s->finished)
-		return mdk__err(err, errlen, -EINVAL,
-				"simulator: already finished");
+		return mdk_err(err, errlen, -EINVAL,
+			       "simulator: already finished");
 	if (!windows)
-		return mdk__err(err, errlen, -EINVAL,
-				"simulator: the trace has no windows");
+		return mdk_err(err, errlen, -EINVAL,
+			       "simulator: the trace has no windows");
 	if (s->started && windows <= s->cur)
-		return mdk__err(err, errlen, -EINVAL,
-				"simulator: %u windows, but window %u was fed",
-				windows, s->cur);
+		return mdk_err(err, errlen, -EINVAL,
+			       "simulator: %u windows, but window %u was fed",
+			       windows, s->cur);
 	if (sim_windows(s, windows - 1))
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	if (s->started)
 		sim_close_window(s, s->cur);
 	s->finished = true;
@@ -293,7 +293,7 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 	s->foot = calloc(windows, sizeof(*s->foot));
 	if (!rates || !s->reclaimed || !s->foot) {
 		free(rates);
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	}
 	memset(pt, 0, sizeof(*pt));
 	for (w = 0; w < windows; w++) {

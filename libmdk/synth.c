@@ -93,17 +93,17 @@ int mdk_synth_new(const struct mdk_synth_opts *opts, struct mdk_synth **out,
 	struct mdk_synth *s;
 
 	if (!opts->pages || opts->pages > (1ull << 32) - 2)
-		return mdk__err(err, errlen, -EINVAL,
-				"synth: %llu pages (expected 1 to %llu)",
-				(unsigned long long)opts->pages,
-				(1ull << 32) - 2);
+		return mdk_err(err, errlen, -EINVAL,
+			       "synth: %llu pages (expected 1 to %llu)",
+			       (unsigned long long)opts->pages,
+			       (1ull << 32) - 2);
 	if (!opts->windows || opts->windows > MDK_TRACE_MAX_WINDOW)
-		return mdk__err(err, errlen, -EINVAL,
-				"synth: %u windows (expected 1 to %u)",
-				opts->windows, MDK_TRACE_MAX_WINDOW);
+		return mdk_err(err, errlen, -EINVAL,
+			       "synth: %u windows (expected 1 to %u)",
+			       opts->windows, MDK_TRACE_MAX_WINDOW);
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	s->o = *opts;
 	if (!s->o.base)
 		s->o.base = 0x7f0000000ull;
@@ -163,7 +163,7 @@ static int parse_key(struct gen *g, const char *key, const char *val, char *err,
 	case GEN_ZIPF:
 		if (!strcasecmp(key, "s")) {
 			if (parse_num(val, &x) || x < 0 || x > 10)
-				return mdk__err(
+				return mdk_err(
 					err, errlen, -EINVAL,
 					"synth: %s: s=%s: expected an exponent from 0 to 10",
 					name, val);
@@ -176,7 +176,7 @@ static int parse_key(struct gen *g, const char *key, const char *val, char *err,
 	case GEN_PERIODIC:
 		if (!strcasecmp(key, "period")) {
 			if (mdk__parse_u64(val, &u) || !u || u > 1000000)
-				return mdk__err(
+				return mdk_err(
 					err, errlen, -EINVAL,
 					"synth: %s: period=%s: expected 1 to 1000000 windows",
 					name, val);
@@ -193,7 +193,7 @@ static int parse_key(struct gen *g, const char *key, const char *val, char *err,
 	case GEN_SCAN:
 		if (!strcasecmp(key, "rate")) {
 			if (mdk__parse_u64(val, &u) || !u)
-				return mdk__err(
+				return mdk_err(
 					err, errlen, -EINVAL,
 					"synth: %s: rate=%s: expected pages a window (>= 1)",
 					name, val);
@@ -204,7 +204,7 @@ static int parse_key(struct gen *g, const char *key, const char *val, char *err,
 	case GEN_PHASE:
 		if (!strcasecmp(key, "len")) {
 			if (mdk__parse_u64(val, &u) || !u)
-				return mdk__err(
+				return mdk_err(
 					err, errlen, -EINVAL,
 					"synth: %s: len=%s: expected windows a phase (>= 1)",
 					name, val);
@@ -224,21 +224,21 @@ static int parse_key(struct gen *g, const char *key, const char *val, char *err,
 		}
 		break;
 	}
-	return mdk__err(err, errlen, -EINVAL,
-			"synth: %s: unknown key '%s' (see mdkctl(8), synth)",
-			name, key);
+	return mdk_err(err, errlen, -EINVAL,
+		       "synth: %s: unknown key '%s' (see mdkctl(8), synth)",
+		       name, key);
 frac:
 	if (parse_num(val, &x) || x <= 0 || x > 1)
 		goto bad_fraction;
 	g->frac = x;
 	return 0;
 bad_fraction:
-	return mdk__err(err, errlen, -EINVAL,
-			"synth: %s: %s=%s: expected a fraction%s", name, key,
-			val,
-			strcasecmp(key, "share") && strcasecmp(key, "frac") ?
-				" from 0 to 1" :
-				" above 0, at most 1");
+	return mdk_err(err, errlen, -EINVAL,
+		       "synth: %s: %s=%s: expected a fraction%s", name, key,
+		       val,
+		       strcasecmp(key, "share") && strcasecmp(key, "frac") ?
+			       " from 0 to 1" :
+			       " above 0, at most 1");
 }
 
 int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
@@ -251,7 +251,7 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
 	int ret = 0;
 
 	if (s->started)
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -EINVAL,
 			"synth: generators must be added before the first window");
 	for (i = 0; i < MDK_ARRAY_SIZE(gen_names); i++)
@@ -259,7 +259,7 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
 		    !strncasecmp(gen_names[i], spec, nlen))
 			break;
 	if (i == MDK_ARRAY_SIZE(gen_names))
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -EINVAL,
 			"synth: unknown generator '%.*s' (expected zipf, periodic, scan or phase)",
 			(int)nlen, spec);
@@ -272,16 +272,15 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
 	g.idle = 0.01;
 	copy = strdup(colon ? colon + 1 : "");
 	if (!copy)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
 
 		if (!eq) {
-			ret = mdk__err(
-				err, errlen, -EINVAL,
-				"synth: %s: expected KEY=VALUE, got '%s'",
-				gen_names[g.type], tok);
+			ret = mdk_err(err, errlen, -EINVAL,
+				      "synth: %s: expected KEY=VALUE, got '%s'",
+				      gen_names[g.type], tok);
 			break;
 		}
 		*eq = 0;
@@ -291,7 +290,7 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
 	if (ret)
 		return ret;
 	if (mdk__grow((void **)&s->g, &s->gcap, s->ng + 1, sizeof(*s->g)))
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	s->g[s->ng++] = g;
 	return 0;
 }
@@ -412,7 +411,7 @@ static int synth_start(struct mdk_synth *s, char *err, size_t errlen)
 			nfree++;
 	}
 	if (given > 1 + 1e-9)
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -EINVAL,
 			"synth: shares add up to %g (expected at most 1)",
 			given);
@@ -450,15 +449,15 @@ static int synth_start(struct mdk_synth *s, char *err, size_t errlen)
 				phase_draw(g, 0);
 		}
 		if (ret)
-			return mdk__err(err, errlen, ret,
-					"synth: out of memory for %llu pages",
-					(unsigned long long)g->n);
+			return mdk_err(err, errlen, ret,
+				       "synth: out of memory for %llu pages",
+				       (unsigned long long)g->n);
 	}
 	s->out = malloc(s->o.pages * sizeof(*s->out));
 	if (!s->out)
-		return mdk__err(err, errlen, -ENOMEM,
-				"synth: out of memory for %llu pages",
-				(unsigned long long)s->o.pages);
+		return mdk_err(err, errlen, -ENOMEM,
+			       "synth: out of memory for %llu pages",
+			       (unsigned long long)s->o.pages);
 	return 0;
 }
 

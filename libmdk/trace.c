@@ -96,7 +96,7 @@ static int wr_fail(struct mdk_trace_writer *w, int ret, const char *what)
 
 static int wr_error(struct mdk_trace_writer *w, char *err, size_t errlen)
 {
-	return mdk__err(err, errlen, w->error, "%s", w->errmsg);
+	return mdk_err(err, errlen, w->error, "%s", w->errmsg);
 }
 
 static int wr_flush(struct mdk_trace_writer *w)
@@ -190,30 +190,28 @@ int mdk_trace_writer_open(const char *path,
 		opts = &none;
 	dlen = opts->desc ? strlen(opts->desc) : 0;
 	if (dlen > MAX_DESC)
-		return mdk__err(
-			err, errlen, -EINVAL,
-			"%s: description of %zu bytes is longer than %u", path,
-			dlen, MAX_DESC);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: description of %zu bytes is longer than %u",
+			       path, dlen, MAX_DESC);
 	if (opts->flags & HDR_F_REQUIRED)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: unknown trace flags 0x%x", path,
-				opts->flags);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: unknown trace flags 0x%x", path,
+			       opts->flags);
 	w = calloc(1, sizeof(*w));
 	if (!w)
-		return mdk__err(err, errlen, -ENOMEM, "%s: out of memory",
-				path);
+		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory", path);
 	w->path = strdup(path);
 	w->out = malloc(OUT_BYTES);
 	w->blk = malloc(BLK_CAP);
 	if (!w->path || !w->out || !w->blk) {
-		ret = mdk__err(err, errlen, -ENOMEM, "%s: out of memory", path);
+		ret = mdk_err(err, errlen, -ENOMEM, "%s: out of memory", path);
 		goto err_free;
 	}
 	w->blklen = BLK_BYTES;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
-		ret = mdk__err(err, errlen, -errno, "%s: %s", path,
-			       strerror(errno));
+		ret = mdk_err(err, errlen, -errno, "%s: %s", path,
+			      strerror(errno));
 		goto err_free;
 	}
 
@@ -258,16 +256,16 @@ int mdk_trace_writer_begin(struct mdk_trace_writer *w, uint32_t window,
 	if (w->error)
 		return wr_error(w, err, errlen);
 	if (window > MDK_TRACE_MAX_WINDOW)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: window %u is above the maximum %u",
-				w->path, window, MDK_TRACE_MAX_WINDOW);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: window %u is above the maximum %u", w->path,
+			       window, MDK_TRACE_MAX_WINDOW);
 	if (w->nidx && window <= w->window)
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -EINVAL,
 			"%s: window %u after window %u: windows must increase",
 			w->path, window, w->window);
 	if (window - (w->nidx ? w->window : 0) > MAX_GAP)
-		return mdk__err(
+		return mdk_err(
 			err, errlen, -EINVAL,
 			"%s: window %u after window %u: more than %u empty windows between them",
 			w->path, window, w->nidx ? w->window : 0, MAX_GAP);
@@ -276,8 +274,8 @@ int mdk_trace_writer_begin(struct mdk_trace_writer *w, uint32_t window,
 		return wr_error(w, err, errlen);
 	if (mdk__grow((void **)&w->idx, &w->idxcap, w->nidx + 1,
 		      sizeof(*w->idx)))
-		return mdk__err(err, errlen, -ENOMEM, "%s: out of memory",
-				w->path);
+		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
+			       w->path);
 	w->idx[w->nidx].offset = wr_pos(w);
 	w->idx[w->nidx].window = window;
 	w->idx[w->nidx].count = 0;
@@ -298,19 +296,19 @@ int mdk_trace_writer_add(struct mdk_trace_writer *w, const uint64_t *ids,
 	if (w->error)
 		return wr_error(w, err, errlen);
 	if (!w->in_window)
-		return mdk__err(err, errlen, -EINVAL,
-				"%s: page ids added before any window began",
-				w->path);
+		return mdk_err(err, errlen, -EINVAL,
+			       "%s: page ids added before any window began",
+			       w->path);
 	e = &w->idx[w->nidx - 1];
 	if (n > UINT32_MAX - e->count)
-		return mdk__err(err, errlen, -E2BIG,
-				"%s: window %u has more than %u page ids",
-				w->path, w->window, UINT32_MAX);
+		return mdk_err(err, errlen, -E2BIG,
+			       "%s: window %u has more than %u page ids",
+			       w->path, w->window, UINT32_MAX);
 	for (i = 0; i < n; i++) {
 		uint64_t id = ids[i];
 
 		if (w->have_last && id <= w->last_id)
-			return mdk__err(
+			return mdk_err(
 				err, errlen, -EINVAL,
 				"%s: window %u: page id %llu after %llu: ids must strictly increase",
 				w->path, w->window, (unsigned long long)id,
@@ -348,8 +346,8 @@ int mdk_trace_writer_put(struct mdk_trace_writer *w, uint32_t window,
 		return ret ? ret : mdk_trace_writer_add(w, ids, n, err, errlen);
 	if (mdk__grow((void **)&w->sortbuf, &w->sortcap, n,
 		      sizeof(*w->sortbuf)))
-		return mdk__err(err, errlen, -ENOMEM, "%s: out of memory",
-				w->path);
+		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
+			       w->path);
 	memcpy(w->sortbuf, ids, n * sizeof(*ids));
 	qsort(w->sortbuf, n, sizeof(*ids), cmp_u64);
 	for (i = k = 0; i < n; i++)
@@ -574,7 +572,7 @@ static int rd_fail(struct mdk_trace_reader *r, char *err, size_t errlen,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	r->failed = ret;
-	return mdk__err(err, errlen, ret, "%s: %s", r->name, msg);
+	return mdk_err(err, errlen, ret, "%s: %s", r->name, msg);
 }
 
 static int rd_header(struct mdk_trace_reader *r, char *err, size_t errlen)
@@ -816,22 +814,20 @@ int mdk_trace_reader_open(const char *path, unsigned int flags,
 	int ret;
 
 	if (!r)
-		return mdk__err(err, errlen, -ENOMEM, "%s: out of memory",
-				path);
+		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory", path);
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
-		ret = mdk__err(err, errlen, -errno, "%s: %s", path,
-			       strerror(errno));
+		ret = mdk_err(err, errlen, -errno, "%s: %s", path,
+			      strerror(errno));
 		goto err_close;
 	}
 	if (fstat(r->fd, &st)) {
-		ret = mdk__err(err, errlen, -errno, "%s: stat: %s", path,
-			       strerror(errno));
+		ret = mdk_err(err, errlen, -errno, "%s: stat: %s", path,
+			      strerror(errno));
 		goto err_close;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		ret = mdk__err(err, errlen, -EISDIR, "%s: is a directory",
-			       path);
+		ret = mdk_err(err, errlen, -EISDIR, "%s: is a directory", path);
 		goto err_close;
 	}
 	r->seekable = S_ISREG(st.st_mode);
@@ -857,7 +853,7 @@ int mdk_trace_reader_open_mem(const void *buf, size_t len, const char *name,
 	int ret;
 
 	if (!r)
-		return mdk__err(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	r->mem = buf ? buf : (const void *)"";
 	r->size = len;
 	r->seekable = true;
@@ -1265,8 +1261,8 @@ int mdk_trace_reader_next(struct mdk_trace_reader *r, struct mdk_trace_chunk *c,
 	int ret;
 
 	if (r->failed)
-		return mdk__err(err, errlen, r->failed,
-				"%s: reader failed earlier", r->name);
+		return mdk_err(err, errlen, r->failed,
+			       "%s: reader failed earlier", r->name);
 	if (!r->pending && !r->blocks_done) {
 		ret = rd_block(r, err, errlen);
 		if (ret < 0)
@@ -1303,13 +1299,13 @@ int mdk_trace_reader_seek(struct mdk_trace_reader *r, uint32_t window,
 	int ret;
 
 	if (!r->info.indexed || !r->seekable)
-		return mdk__err(err, errlen, -ENOTSUP,
-				"%s: seeking needs a seekable, indexed trace",
-				r->name);
+		return mdk_err(err, errlen, -ENOTSUP,
+			       "%s: seeking needs a seekable, indexed trace",
+			       r->name);
 	if (window >= r->info.windows)
-		return mdk__err(err, errlen, -ERANGE,
-				"%s: window %u is past the end (%u windows)",
-				r->name, window, r->info.windows);
+		return mdk_err(err, errlen, -ERANGE,
+			       "%s: window %u is past the end (%u windows)",
+			       r->name, window, r->info.windows);
 	/* The first stored window at or after @window. */
 	hi = r->nidx;
 	while (lo < hi) {

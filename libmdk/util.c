@@ -8,19 +8,19 @@
 
 #include "internal.h"
 
-int mdk__verr(char *err, size_t errlen, int ret, const char *fmt, va_list ap)
+int mdk_verr(char *err, size_t errlen, int ret, const char *fmt, va_list ap)
 {
 	if (err && errlen)
 		vsnprintf(err, errlen, fmt, ap);
 	return ret;
 }
 
-int mdk__err(char *err, size_t errlen, int ret, const char *fmt, ...)
+int mdk_err(char *err, size_t errlen, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	mdk__verr(err, errlen, ret, fmt, ap);
+	mdk_verr(err, errlen, ret, fmt, ap);
 	va_end(ap);
 	return ret;
 }

@@ -2,7 +2,8 @@
 # Tests.
 #
 # Unit tests: tests/unit/test_<source>.c, each a Check suite built with
-# ASan and UBSan against the sanitized libmdk and libmdkd, run by
+# ASan and UBSan against the sanitized libraries (cli, daemon, sampler,
+# swarm, libmdk), run by
 # tests/unit/run.  VM tests: tests/vm/NAME.sh, or tests/vm/NAME.c built to
 # $(B)/tests/vm/NAME; a test with a tests/vm/NAME.bpf.c is built once per
 # kernel, against that kernel's vmlinux.h, to $(B)/tests/vm/KVER/NAME.
@@ -13,12 +14,12 @@ CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 EXTRA_CFLAGS_tests/unit/ := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null) \
-	$(EXTRA_CFLAGS_daemon/) -Idaemon -Itests/unit
+	$(SYS_CFLAGS) -Itests/unit
 
-$(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(LIBMDKD_SAN_A) $(LIBMDK_SAN_A)
+$(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(MDK_LIBS_SAN_A)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(DAEMON_LIBS) $(LIBMDK_LIBS)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(SYS_LIBS) $(LIBMDK_LIBS)
 
 # The kernel-free parts of kmod/ are unit-tested in userspace:
 # test_cmm_mp_pamt links kmod/cmm_mp_pamt.c, built against
@@ -31,15 +32,15 @@ VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))
 VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c))
 VM_TESTS := $(VM_C_SRCS:tests/vm/%.c=$(B)/tests/vm/%) \
 	$(foreach k,$(KVERS),$(VM_BPF_TESTS:tests/vm/%=$(B)/tests/vm/$(k)/%))
-EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm -Idaemon \
+EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm \
 	$(shell $(PKG_CONFIG) --cflags libbpf numa 2>/dev/null)
 VM_LIBS := $(shell $(PKG_CONFIG) --libs libbpf numa 2>/dev/null) -lelf -lz -lpthread
 
-# Plain C tests may use the daemon's internals (libmdkd.a), e.g. the
-# sampler's loader.
-$(B)/tests/vm/%: $(B)/tests/vm/%.o $(LIBMDKD_A) $(LIBMDK_A)
+# Plain C tests may use any library of the tree, e.g. the sampler's
+# loader.
+$(B)/tests/vm/%: $(B)/tests/vm/%.o $(MDK_LIBS_A)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(DAEMON_LIBS) $(VM_LIBS) $(LIBMDK_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYS_LIBS) $(VM_LIBS) $(LIBMDK_LIBS)
 
 define vm_bpf_rules
 $(B)/tests/vm/$(1)/%: tests/vm/%.c $(B)/bpf/$(1)/tests/vm/%.skel.h $(LIBMDK_A)
@@ -84,14 +85,14 @@ experiment: all
 
 # Benchmarks: tests/bench/NAME.sh, each printing ratios against a baseline
 # measured in the same run; C helpers tests/bench/bench_NAME.c are built to
-# $(B)/tests/bench/bench_NAME against libmdk and libmdkd.
+# $(B)/tests/bench/bench_NAME against the tree's libraries.
 BENCH_SRCS := $(wildcard tests/bench/bench_*.c)
 BENCHES := $(BENCH_SRCS:tests/bench/%.c=$(B)/tests/bench/%)
-EXTRA_CFLAGS_tests/bench/ := $(EXTRA_CFLAGS_daemon/) -Idaemon -O3
+EXTRA_CFLAGS_tests/bench/ := $(SYS_CFLAGS) -O3
 
-$(B)/tests/bench/%: $(B)/tests/bench/%.o $(LIBMDKD_A) $(LIBMDK_A)
+$(B)/tests/bench/%: $(B)/tests/bench/%.o $(MDK_LIBS_A)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(DAEMON_LIBS) $(LIBMDK_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYS_LIBS) $(LIBMDK_LIBS)
 
 all: $(BENCHES)
 
@@ -100,16 +101,16 @@ bench: all
 	tests/bench/run $(BENCH)
 
 # Fuzzing: tests/fuzz/fuzz_NAME.c is a libFuzzer target (LLVMFuzzerTestOneInput)
-# built with clang, ASan and UBSan against clang-built copies of libmdk and
-# libmdkd ($(B)/fuzz/).  Seeds: tests/fuzz/corpus/NAME/.  make fuzz runs each
+# built with clang, ASan and UBSan against clang-built copies of the tree's
+# libraries ($(B)/fuzz/).  Seeds: tests/fuzz/corpus/NAME/.  make fuzz runs each
 # target for FUZZ_SECONDS; make check does too.
 FUZZ_SECONDS ?= 10
 FUZZ_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -g -O1
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS := $(FUZZ_SRCS:tests/fuzz/%.c=$(B)/tests/fuzz/%)
-FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(LIBMDK_SRCS) $(LIBMDKD_SRCS))
-EXTRA_CFLAGS_tests/fuzz/ := $(EXTRA_CFLAGS_daemon/) -Idaemon
+FUZZ_LIB_OBJS := $(patsubst %.c,$(B)/fuzz/%.o,$(MDK_ALL_SRCS))
+EXTRA_CFLAGS_tests/fuzz/ := $(SYS_CFLAGS)
 
 $(B)/fuzz/%.o: %.c
 	$(call msg,CC-FUZZ,$@)
@@ -121,7 +122,7 @@ $(FUZZ_LIB_OBJS): | $(BPF_SKELS)
 $(B)/tests/fuzz/%: $(B)/fuzz/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
 	$(call msg,LD-FUZZ,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(DAEMON_LIBS) $(LIBMDK_LIBS)
+	$(Q)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(SYS_LIBS) $(LIBMDK_LIBS)
 
 .PHONY: fuzzers fuzz
 fuzzers: $(FUZZERS)

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "../unit/fakecg.h"
-#include "cgroup.h"
-#include "manager.h"
+#include "daemon/cgroup.h"
+#include "daemon/manager.h"
 
 static uint64_t fake_now = 1000000000;
 

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sampler.h"
+#include "sampler/loader.h"
 
 #define PAGE 4096UL
 #define HPAGE (2UL << 20)

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pages.h"
-#include "sampler.h"
+#include "daemon/pages.h"
+#include "sampler/loader.h"
 #include "unit.h"
 
 #define NPAGES 10000

@@ -11,8 +11,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "pages.h"
-#include "sampler.h"
+#include "daemon/pages.h"
+#include "sampler/loader.h"
 #include "unit.h"
 
 #define NPAGES 8192

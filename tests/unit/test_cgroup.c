@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgroup.h"
+#include "daemon/cgroup.h"
 #include "fakecg.h"
 #include "unit.h"
 

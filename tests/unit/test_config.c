@@ -11,7 +11,7 @@
 #include <string.h>
 #include <syslog.h>
 
-#include "config.h"
+#include "daemon/config.h"
 #include "fakecg.h"
 #include "unit.h"
 

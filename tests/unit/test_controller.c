@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "controller.h"
+#include "daemon/config.h"
+#include "daemon/controller.h"
 #include "unit.h"
 
 #define MiB (1ULL << 20)

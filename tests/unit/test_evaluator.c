@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: the live evaluator of policy mode (daemon/evaluator.c) on
+ * Description: the live evaluator of policy mode (libmdk/evaluator.c) on
  * synthetic windows.  Its curves equal libmdk's offline generators over
  * the same windows (mdk_mpc_run() on the trace written from them) while
  * the horizon holds every window, and a fresh generator fed only the
@@ -11,25 +11,25 @@
  * tune picks the best setting within the target; measured and acted rates
  * follow the pinned definitions; bad windows and specs are refused.
  */
-#include "mdk_test.h"
+#include <mdk/evaluator.h>
 
-#include "evaluator.h"
-#include "sampler.h"
+#include "mdk_test.h"
+#include "sampler/loader.h"
 
 #define POLICIES "age,paw,pace,opp"
 
-static struct mdkd_eval *eval_new(uint32_t H, const char *pols)
+static struct mdk_eval *eval_new(uint32_t H, const char *pols)
 {
-	struct mdkd_eval_opts o = { .horizon = H, .policies = pols };
+	struct mdk_eval_opts o = { .horizon = H, .policies = pols };
 	char err[512];
-	struct mdkd_eval *e = mdkd_eval_new(&o, err, sizeof(err));
+	struct mdk_eval *e = mdk_eval_new(&o, err, sizeof(err));
 
 	ck_assert_msg(e, "%s", err);
 	return e;
 }
 
 /* Feed window @w of @t (ids of t), with @measured outside promotions. */
-static void feed(struct mdkd_eval *e, const struct tt *t, uint32_t w,
+static void feed(struct mdk_eval *e, const struct tt *t, uint32_t w,
 		 uint64_t measured)
 {
 	uint32_t *pg = malloc((t->P + 1) * sizeof(*pg));
@@ -39,8 +39,8 @@ static void feed(struct mdkd_eval *e, const struct tt *t, uint32_t w,
 
 	for (i = 0; i < n; i++)
 		ids[i] = t->ids[pg[i]];
-	ck_assert_msg(!mdkd_eval_window(e, ids, n, measured, true, err,
-					sizeof(err)),
+	ck_assert_msg(!mdk_eval_window(e, ids, n, measured, true, err,
+				       sizeof(err)),
 		      "window %u: %s", w, err);
 	free(pg);
 	free(ids);
@@ -62,25 +62,25 @@ static void check_points(const struct mdk_point *a, long na,
 }
 
 /* Every curve of @e against mdk_mpc_run() over the trace of @t. */
-static void check_offline(struct mdkd_eval *e, const struct tt *t)
+static void check_offline(struct mdk_eval *e, const struct tt *t)
 {
 	char path[64], spec[8192], err[512];
 	size_t i;
 
 	tt_write(t, path, sizeof(path));
-	for (i = 0; i < mdkd_eval_npolicies(e); i++) {
+	for (i = 0; i < mdk_eval_npolicies(e); i++) {
 		struct mdk_policy *p;
 		struct mdk_point *a, *b;
 		size_t nb;
 		long na;
 
-		mdk_policy_spec(mdkd_eval_policy(e, i), spec, sizeof(spec));
+		mdk_policy_spec(mdk_eval_policy(e, i), spec, sizeof(spec));
 		ck_assert_msg(!mdk_policy_new(spec, &p, err, sizeof(err)),
 			      "%s: %s", spec, err);
 		ck_assert_msg(!mdk_mpc_run(path, &p, 1, 0, &b, &nb, err,
 					   sizeof(err)),
 			      "%s", err);
-		na = mdkd_eval_curve(e, i, &a, err, sizeof(err));
+		na = mdk_eval_curve(e, i, &a, err, sizeof(err));
 		ck_assert_msg(na >= 0, "%s", err);
 		check_points(a, na, b, (long)nb, spec);
 		free(a);
@@ -103,12 +103,12 @@ START_TEST(test_eval_curves_equal_offline)
 		uint32_t Hs[] = { ts[k]->W, ts[k]->W + 7 }, j, w;
 
 		for (j = 0; j < MDK_ARRAY(Hs); j++) {
-			struct mdkd_eval *e = eval_new(Hs[j], POLICIES);
+			struct mdk_eval *e = eval_new(Hs[j], POLICIES);
 
 			for (w = 0; w < ts[k]->W; w++)
 				feed(e, ts[k], w, 0);
 			check_offline(e, ts[k]);
-			mdkd_eval_free(e);
+			mdk_eval_free(e);
 		}
 		tt_free(ts[k]);
 	}
@@ -180,26 +180,26 @@ START_TEST(test_eval_sliding_equals_fresh)
 
 	for (k = 0; k < MDK_ARRAY(ts); k++)
 		for (j = 0; j < MDK_ARRAY(Hs); j++) {
-			struct mdkd_eval *e = eval_new(Hs[j], POLICIES);
+			struct mdk_eval *e = eval_new(Hs[j], POLICIES);
 			uint32_t w, lo, hi;
 
 			for (w = 0; w < ts[k]->W; w++) {
 				feed(e, ts[k], w, 0);
-				ck_assert(mdkd_eval_horizon(e, &lo, &hi));
+				ck_assert(mdk_eval_horizon(e, &lo, &hi));
 				ck_assert_uint_eq(hi, w);
 				ck_assert_uint_eq(
 					lo, w >= Hs[j] ? w - Hs[j] + 1 : 0);
 				if (w % 3 && w != ts[k]->W - 1)
 					continue;
-				for (i = 0; i < mdkd_eval_npolicies(e); i++) {
+				for (i = 0; i < mdk_eval_npolicies(e); i++) {
 					struct mdk_point *a, *b;
 					char spec[8192], err[256], what[8300];
 					long na, nb;
 
-					mdk_policy_spec(mdkd_eval_policy(e, i),
+					mdk_policy_spec(mdk_eval_policy(e, i),
 							spec, sizeof(spec));
-					na = mdkd_eval_curve(e, i, &a, err,
-							     sizeof(err));
+					na = mdk_eval_curve(e, i, &a, err,
+							    sizeof(err));
 					ck_assert_msg(na >= 0, "%s", err);
 					nb = ref_horizon(ts[k], spec, Hs[j], lo,
 							 hi, &b);
@@ -211,16 +211,16 @@ START_TEST(test_eval_sliding_equals_fresh)
 					free(b);
 				}
 			}
-			mdkd_eval_free(e);
+			mdk_eval_free(e);
 		}
 	tt_free(t);
 	tt_free(t2);
 }
 END_TEST
 
-static bool gone1(uint32_t proc, void *arg)
+static bool gone1(uint64_t id, void *arg)
 {
-	return proc == 1;
+	return mdkd_page_id_proc(id) == 1;
 }
 
 /*
@@ -232,7 +232,7 @@ static bool gone1(uint32_t proc, void *arg)
 START_TEST(test_eval_forget_gone_processes)
 {
 	struct tt *t = tt_random(21, 18, 160);
-	struct mdkd_eval *e = eval_new(t->W, POLICIES);
+	struct mdk_eval *e = eval_new(t->W, POLICIES);
 	size_t p, before;
 	uint32_t w;
 
@@ -274,13 +274,13 @@ START_TEST(test_eval_forget_gone_processes)
 	for (w = 0; w < t->W; w++) {
 		feed(e, t, w, 0);
 		if (w == 8) {
-			before = mdkd_eval_pages(e);
-			ck_assert_uint_gt(mdkd_eval_forget(e, gone1, NULL), 0);
-			ck_assert_uint_lt(mdkd_eval_pages(e), before);
+			before = mdk_eval_pages(e);
+			ck_assert_uint_gt(mdk_eval_forget(e, gone1, NULL), 0);
+			ck_assert_uint_lt(mdk_eval_pages(e), before);
 		}
 	}
 	check_offline(e, t);
-	mdkd_eval_free(e);
+	mdk_eval_free(e);
 	tt_free(t);
 }
 END_TEST
@@ -292,8 +292,8 @@ END_TEST
  */
 static void check_picks(const struct tt *t, const char *spec, uint32_t H)
 {
-	struct mdkd_eval *e = eval_new(H, "age,paw,pace");
-	struct mdkd_eval_sel sel;
+	struct mdk_eval *e = eval_new(H, "age,paw,pace");
+	struct mdk_eval_sel sel;
 	struct mdk_sim *sim;
 	struct mdk_point pt;
 	struct mdk_policy *p = tt_policy(spec, t->W);
@@ -302,7 +302,7 @@ static void check_picks(const struct tt *t, const char *spec, uint32_t H)
 	char err[512];
 	uint32_t w;
 
-	ck_assert_msg(!mdkd_eval_find(e, spec, &sel, err, sizeof(err)), "%s",
+	ck_assert_msg(!mdk_eval_find(e, spec, &sel, err, sizeof(err)), "%s",
 		      err);
 	ck_assert(!mdk_sim_new(p, 0, 0, &sim, err, sizeof(err)));
 	for (w = 0; w < t->W; w++) {
@@ -312,10 +312,10 @@ static void check_picks(const struct tt *t, const char *spec, uint32_t H)
 		ck_assert(!mdk_sim_add(sim, w, pg, tt_window(t, w, pg), err,
 				       sizeof(err)));
 		feed(e, t, w, 0);
-		mdkd_eval_returned(e, &nret);
+		mdk_eval_returned(e, &nret);
 		acted_total += nret;
-		ck_assert(!mdkd_eval_pick(e, &sel, &ids, &n));
-		mdkd_eval_mark(e, ids, n);
+		ck_assert(!mdk_eval_pick(e, &sel, &ids, &n));
+		mdk_eval_mark(e, ids, n);
 	}
 	ck_assert(!mdk_sim_finish(sim, t->W, &pt, err, sizeof(err)));
 	ck_assert_msg(acted_total == pt.promotions,
@@ -324,7 +324,7 @@ static void check_picks(const struct tt *t, const char *spec, uint32_t H)
 		      (unsigned long long)pt.promotions);
 	mdk_sim_free(sim);
 	mdk_policy_free(p);
-	mdkd_eval_free(e);
+	mdk_eval_free(e);
 	free(pg);
 }
 
@@ -352,26 +352,26 @@ END_TEST
 START_TEST(test_eval_acted_rates_are_the_simulators)
 {
 	struct tt *t = tt_random(41, 20, 100);
-	struct mdkd_eval *e = eval_new(t->W, "pace");
+	struct mdk_eval *e = eval_new(t->W, "pace");
 	struct mdk_policy *p = tt_policy("pace:P=2,A=1", t->W);
-	struct mdkd_eval_rates m, a;
-	struct mdkd_eval_sel sel;
+	struct mdk_eval_rates m, a;
+	struct mdk_eval_sel sel;
 	struct mdk_point pt;
 	char err[512];
 	uint32_t w;
 
-	ck_assert(!mdkd_eval_find(e, "pace:P=2,A=1", &sel, err, sizeof(err)));
+	ck_assert(!mdk_eval_find(e, "pace:P=2,A=1", &sel, err, sizeof(err)));
 	for (w = 0; w < t->W; w++) {
 		const uint64_t *ids;
 		size_t n;
 
 		/* measured: one promotion a window, to check the pooling */
 		feed(e, t, w, 1);
-		ck_assert(!mdkd_eval_pick(e, &sel, &ids, &n));
-		mdkd_eval_mark(e, ids, n);
+		ck_assert(!mdk_eval_pick(e, &sel, &ids, &n));
+		mdk_eval_mark(e, ids, n);
 	}
 	tt_sim(t, p, 0, 0, &pt);
-	mdkd_eval_rates(e, &m, &a);
+	mdk_eval_rates(e, &m, &a);
 	ck_assert_uint_eq(a.promotions, pt.promotions);
 	ck_assert_uint_eq(a.windows, t->W);
 	ck_assert(a.max_rate == pt.max_rate);
@@ -381,7 +381,7 @@ START_TEST(test_eval_acted_rates_are_the_simulators)
 	ck_assert_uint_eq(m.accessed, tt_records(t));
 	ck_assert(m.mean_rate == (double)t->W / (double)tt_records(t));
 	mdk_policy_free(p);
-	mdkd_eval_free(e);
+	mdk_eval_free(e);
 	tt_free(t);
 }
 END_TEST
@@ -413,7 +413,7 @@ START_TEST(test_eval_tune_picks_best_feasible)
 {
 	static const double targets[] = { 0, 0.01, 0.05, 0.1, 0.3, 1 };
 	struct tt *t = tt_synth(9, 28, 400, NULL);
-	struct mdkd_eval *e = eval_new(20, POLICIES);
+	struct mdk_eval *e = eval_new(20, POLICIES);
 	size_t k;
 	uint32_t w;
 
@@ -433,24 +433,24 @@ START_TEST(test_eval_tune_picks_best_feasible)
 		size_t c;
 
 		for (c = 0; c < MDK_ARRAY(cases); c++) {
-			struct mdkd_eval_sel sel;
+			struct mdk_eval_sel sel;
 			struct mdk_point pt, *pts;
 			char err[512];
 			long n, b;
 			size_t i;
 			int ret;
 
-			for (i = 0; i < mdkd_eval_npolicies(e); i++)
+			for (i = 0; i < mdk_eval_npolicies(e); i++)
 				if (!strcmp(mdk_policy_name(
-						    mdkd_eval_policy(e, i)),
+						    mdk_eval_policy(e, i)),
 					    cases[c].name))
 					break;
-			n = mdkd_eval_curve(e, i, &pts, err, sizeof(err));
+			n = mdk_eval_curve(e, i, &pts, err, sizeof(err));
 			ck_assert(n > 0);
-			b = brute_best(mdkd_eval_policy(e, i), pts, n,
+			b = brute_best(mdk_eval_policy(e, i), pts, n,
 				       targets[k], cases[c].mask, cases[c].v);
-			ret = mdkd_eval_tune(e, cases[c].spec, targets[k], &sel,
-					     &pt, err, sizeof(err));
+			ret = mdk_eval_tune(e, cases[c].spec, targets[k], &sel,
+					    &pt, err, sizeof(err));
 			if (b < 0) {
 				ck_assert_int_eq(ret, -ENOENT);
 			} else {
@@ -464,18 +464,18 @@ START_TEST(test_eval_tune_picks_best_feasible)
 		}
 	}
 	{
-		struct mdkd_eval_sel sel;
+		struct mdk_eval_sel sel;
 		char err[256];
 
-		ck_assert_int_eq(mdkd_eval_tune(e, "pace", -1, &sel, NULL, err,
-						sizeof(err)),
+		ck_assert_int_eq(mdk_eval_tune(e, "pace", -1, &sel, NULL, err,
+					       sizeof(err)),
 				 -ENOENT);
 		ck_assert_int_eq(sel.policy, -1);
-		ck_assert_int_eq(mdkd_eval_tune(e, "vmin", 0.1, &sel, NULL, err,
-						sizeof(err)),
+		ck_assert_int_eq(mdk_eval_tune(e, "vmin", 0.1, &sel, NULL, err,
+					       sizeof(err)),
 				 -ENOENT);
 	}
-	mdkd_eval_free(e);
+	mdk_eval_free(e);
 	tt_free(t);
 }
 END_TEST
@@ -488,10 +488,10 @@ END_TEST
 START_TEST(test_eval_find_widens_grid)
 {
 	struct tt *t = tt_random(51, 30, 120);
-	struct mdkd_eval *e = eval_new(12, "age,paw,opp");
-	struct mdkd_eval *ref =
+	struct mdk_eval *e = eval_new(12, "age,paw,opp");
+	struct mdk_eval *ref =
 		eval_new(12, "age,paw:wait=2/5,opp,pace:P=2,A=7");
-	struct mdkd_eval_sel sel;
+	struct mdk_eval_sel sel;
 	char err[512];
 	uint32_t w;
 	size_t i;
@@ -500,75 +500,74 @@ START_TEST(test_eval_find_widens_grid)
 		feed(e, t, w, 0);
 		feed(ref, t, w, 0);
 		if (w == 20) {
-			ck_assert_msg(!mdkd_eval_find(e, "paw:P=3,wait=5", &sel,
-						      err, sizeof(err)),
+			ck_assert_msg(!mdk_eval_find(e, "paw:P=3,wait=5", &sel,
+						     err, sizeof(err)),
 				      "%s", err);
 			ck_assert_int_eq(sel.policy, 1);
 			/* not evaluated at all: a new single-point curve */
-			ck_assert_msg(!mdkd_eval_find(e, "pace:P=2,A=7", &sel,
-						      err, sizeof(err)),
+			ck_assert_msg(!mdk_eval_find(e, "pace:P=2,A=7", &sel,
+						     err, sizeof(err)),
 				      "%s", err);
 			ck_assert_int_eq(sel.policy, 3);
 			ck_assert_uint_eq(sel.setting, 0);
 		}
 	}
-	ck_assert_uint_eq(mdkd_eval_npolicies(e), 4);
+	ck_assert_uint_eq(mdk_eval_npolicies(e), 4);
 	for (i = 0; i < 4; i++) {
 		struct mdk_point *a, *b;
-		long na = mdkd_eval_curve(e, i, &a, err, sizeof(err));
-		long nb = mdkd_eval_curve(ref, i, &b, err, sizeof(err));
+		long na = mdk_eval_curve(e, i, &a, err, sizeof(err));
+		long nb = mdk_eval_curve(ref, i, &b, err, sizeof(err));
 
 		check_points(a, na, b, nb,
-			     mdk_policy_name(mdkd_eval_policy(e, i)));
+			     mdk_policy_name(mdk_eval_policy(e, i)));
 		free(a);
 		free(b);
 	}
 	/* A setting on the grid is found where it is. */
-	ck_assert(!mdkd_eval_find(e, "age:T=4", &sel, err, sizeof(err)));
+	ck_assert(!mdk_eval_find(e, "age:T=4", &sel, err, sizeof(err)));
 	ck_assert_int_eq(sel.policy, 0);
 	ck_assert_uint_eq(sel.setting, 3);
-	mdkd_eval_free(e);
-	mdkd_eval_free(ref);
+	mdk_eval_free(e);
+	mdk_eval_free(ref);
 	tt_free(t);
 }
 END_TEST
 
 START_TEST(test_eval_refuses_bad_input)
 {
-	struct mdkd_eval_opts o = { .horizon = 1, .policies = "age" };
-	struct mdkd_eval *e;
-	struct mdkd_eval_sel sel;
+	struct mdk_eval_opts o = { .horizon = 1, .policies = "age" };
+	struct mdk_eval *e;
+	struct mdk_eval_sel sel;
 	uint64_t ids[] = { 5, 3 };
 	char err[512];
 
-	ck_assert_ptr_null(mdkd_eval_new(&o, err, sizeof(err)));
+	ck_assert_ptr_null(mdk_eval_new(&o, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "horizon"));
-	o.horizon = MDKD_EVAL_MAX_HORIZON + 1;
-	ck_assert_ptr_null(mdkd_eval_new(&o, err, sizeof(err)));
+	o.horizon = MDK_EVAL_MAX_HORIZON + 1;
+	ck_assert_ptr_null(mdk_eval_new(&o, err, sizeof(err)));
 	o.horizon = 8;
 	o.policies = "age,lru";
-	ck_assert_ptr_null(mdkd_eval_new(&o, err, sizeof(err)));
+	ck_assert_ptr_null(mdk_eval_new(&o, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "lru"));
 	o.policies = "age,age:T=2";
-	ck_assert_ptr_null(mdkd_eval_new(&o, err, sizeof(err)));
+	ck_assert_ptr_null(mdk_eval_new(&o, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "twice"));
 	o.policies = "nosuch";
-	ck_assert_ptr_null(mdkd_eval_new(&o, err, sizeof(err)));
+	ck_assert_ptr_null(mdk_eval_new(&o, err, sizeof(err)));
 
 	e = eval_new(8, "age,opp");
-	ck_assert_int_eq(mdkd_eval_window(e, ids, 2, 0, false, err,
-					  sizeof(err)),
+	ck_assert_int_eq(mdk_eval_window(e, ids, 2, 0, false, err, sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "sorted"));
-	ck_assert_int_eq(mdkd_eval_windows(e), 0);
-	ck_assert_int_eq(mdkd_eval_find(e, "age:T=1-3", &sel, err, sizeof(err)),
+	ck_assert_int_eq(mdk_eval_windows(e), 0);
+	ck_assert_int_eq(mdk_eval_find(e, "age:T=1-3", &sel, err, sizeof(err)),
 			 -EINVAL);
-	ck_assert_int_eq(mdkd_eval_find(e, "opp:rho=0.01", &sel, err,
-					sizeof(err)),
+	ck_assert_int_eq(mdk_eval_find(e, "opp:rho=0.01", &sel, err,
+				       sizeof(err)),
 			 -EINVAL);
-	ck_assert_int_eq(mdkd_eval_find(e, "vmin:T=2", &sel, err, sizeof(err)),
+	ck_assert_int_eq(mdk_eval_find(e, "vmin:T=2", &sel, err, sizeof(err)),
 			 -EINVAL);
-	ck_assert_int_eq(mdkd_eval_find(e, "pace", &sel, err, sizeof(err)),
+	ck_assert_int_eq(mdk_eval_find(e, "pace", &sel, err, sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "one setting"));
 	sel.policy = 1; /* opp decides nothing online */
@@ -576,25 +575,25 @@ START_TEST(test_eval_refuses_bad_input)
 		const uint64_t *p;
 		size_t n;
 
-		ck_assert_int_eq(mdkd_eval_pick(e, &sel, &p, &n), -EOPNOTSUPP);
+		ck_assert_int_eq(mdk_eval_pick(e, &sel, &p, &n), -EOPNOTSUPP);
 	}
-	mdkd_eval_free(e);
+	mdk_eval_free(e);
 }
 END_TEST
 
 /* The PACE grid the evaluator makes when none is given stays small. */
 START_TEST(test_eval_default_pace_grid)
 {
-	struct mdkd_eval *e = eval_new(240, "pace");
+	struct mdk_eval *e = eval_new(240, "pace");
 	char spec[1024];
 
-	ck_assert_uint_eq(mdk_policy_settings(mdkd_eval_policy(e, 0)),
-			  MDKD_EVAL_PACE_VALUES * MDKD_EVAL_PACE_VALUES);
-	mdk_policy_spec(mdkd_eval_policy(e, 0), spec, sizeof(spec));
+	ck_assert_uint_eq(mdk_policy_settings(mdk_eval_policy(e, 0)),
+			  MDK_EVAL_PACE_VALUES * MDK_EVAL_PACE_VALUES);
+	mdk_policy_spec(mdk_eval_policy(e, 0), spec, sizeof(spec));
 	ck_assert_msg(!strncmp(spec, "pace:P=1-", 9) && strstr(spec, "/239,A="),
 		      "%s", spec);
-	ck_assert_uint_lt(mdkd_eval_memory(e), 4u << 20);
-	mdkd_eval_free(e);
+	ck_assert_uint_lt(mdk_eval_memory(e), 4u << 20);
+	mdk_eval_free(e);
 }
 END_TEST
 

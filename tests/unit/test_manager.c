@@ -22,10 +22,10 @@
 
 #include <json-c/json.h>
 
-#include "control.h"
+#include "daemon/control.h"
 #include "fakecg.h"
-#include "manager.h"
-#include "proto.h"
+#include "daemon/manager.h"
+#include "daemon/proto.h"
 #include "unit.h"
 
 #define MiB (1ULL << 20)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Description: mdkctl mpc --live's reading of mdkd's "mpc" reply
- * (daemon/mpc_live.c): a reply as mode_policy.c writes it becomes the
+ * (cli/mpc_live.c): a reply as mode_policy.c writes it becomes the
  * curves, the running setting with its predicted point, the measured and
  * acted rates and the OPP headroom; the points print as mdkctl mpc's CSV;
  * a malformed reply is refused with the field that was wrong.
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "mdk_test.h"
-#include "mpc_live.h"
-#include "report.h"
+#include "cli/mpc_live.h"
+#include "cli/report.h"
 
 static const char reply[] =
 	"{\"cgroup\":\"w\",\"backend\":\"swap\",\"window_s\":2.0,"

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "parse.h"
+#include "cli/parse.h"
 #include "unit.h"
 
 START_TEST(test_u64_bounds_and_bases)

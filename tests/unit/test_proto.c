@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "proto.h"
+#include "daemon/proto.h"
 #include "unit.h"
 
 static int parse(const char *line, struct mdkd_request *req, char *err,

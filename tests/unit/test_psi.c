@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "psi.h"
+#include "daemon/psi.h"
 #include "unit.h"
 
 START_TEST(test_psi_parse_some_full)

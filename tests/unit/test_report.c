@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: mdkctl's output helpers (daemon/jsonout.c, daemon/report.c):
+ * Description: mdkctl's output helpers (cli/jsonout.c, cli/report.c):
  * JSON structure, escaping and number formats as json-c prints them, the
  * exact JSON of a point and CSV columns, number parsing, and an MPC
  * scatter plot written by gnuplot.
  */
 #include <sys/stat.h>
 
-#include "jsonout.h"
+#include "cli/jsonout.h"
 #include "mdk_test.h"
-#include "report.h"
+#include "cli/report.h"
 
 static char *capture(void (*fn)(FILE *f))
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: the sampler's pure parts (daemon/sampler.c): the page id
+ * Description: the sampler's pure parts (sampler/loader.c): the page id
  * encoding, turning BPF records into sorted page ids (and refusing
  * malformed ones), parsing cgroup.procs files of a cgroup subtree, and
  * reading a NUMA node's memory blocks from a /sys tree, on fixtures in
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <linux/types.h>
 
-#include "../bpf/sampler.h"
-#include "sampler.h"
+#include "sampler/sampler.h"
+#include "sampler/loader.h"
 #include "unit.h"
 
 static const char *fixture(const char *name)

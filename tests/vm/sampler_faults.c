@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "sampler.h"
+#include "sampler/loader.h"
 #include "sampler_test.h"
 
 #define ANON_PAGES 512

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "sampler.h"
+#include "sampler/loader.h"
 #include "sampler_test.h"
 
 #define NPAGES 256

@@ -32,7 +32,7 @@
 #include <numaif.h>
 
 #include "kselftest.h"
-#include "sampler.h"
+#include "sampler/loader.h"
 #include "sampler_test.h"
 
 #define NPAGES 2048

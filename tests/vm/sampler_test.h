@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cgroup_util.h"
-#include "sampler.h"
+#include "sampler/loader.h"
 
 #define PAGE 4096UL
 #define HPAGE (2UL << 20)

@@ -24,7 +24,7 @@ int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 /* The control socket of mdkd: -s SOCKET, or the default. */
 extern const char *mdkctl_socket;
 
-/* mdkctl objects (daemon/cmd_<object>.c). */
+/* mdkctl objects (cli/cmd_<object>.c). */
 int cmd_pool(int argc, char **argv);
 int cmd_swarm(int argc, char **argv);
 /* The Memory Designer's Kit: cmd_trace.c, cmd_synth.c, cmd_mpc.c, cmd_mrc.c */

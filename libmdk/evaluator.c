@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The live evaluator: see evaluator.h.
  *
@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mdk/err.h>
 #include <mdk/interval.h>
 
-#include "evaluator.h"
-#include "sampler.h"
+#include <mdk/evaluator.h>
 
 #define F_USED 0x1 /* the index holds a page */
 #define F_RECLAIMED 0x2 /* the daemon reclaimed it since its last access */
@@ -65,7 +65,7 @@ struct hslot {
 	uint32_t idx;
 };
 
-struct mdkd_eval {
+struct mdk_eval {
 	uint32_t H;
 	unsigned int flags;
 	uint32_t next; /* windows fed */
@@ -92,20 +92,6 @@ struct mdkd_eval {
 	uint64_t *picks, *ret;
 	size_t npicks, pickcap, nret, retcap;
 };
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 /* Grow *@p (*@cap elements of @size) to hold @need; 0 or -ENOMEM. */
 static int grow(void *p, size_t *cap, size_t need, size_t size)
@@ -141,7 +127,7 @@ static uint32_t min_u32(uint64_t a, uint32_t b)
 
 /* ---- the page table ---- */
 
-static struct hslot *hash_find(const struct mdkd_eval *e, uint64_t id)
+static struct hslot *hash_find(const struct mdk_eval *e, uint64_t id)
 {
 	size_t i = hash64(id) & e->hmask;
 
@@ -153,7 +139,7 @@ static struct hslot *hash_find(const struct mdkd_eval *e, uint64_t id)
 	}
 }
 
-static int hash_resize(struct mdkd_eval *e, size_t slots)
+static int hash_resize(struct mdk_eval *e, size_t slots)
 {
 	struct hslot *old = e->hash, *n = calloc(slots, sizeof(*n));
 	size_t i, oldn = old ? e->hmask + 1 : 0;
@@ -177,7 +163,7 @@ static int hash_resize(struct mdkd_eval *e, size_t slots)
 }
 
 /* Backward-shift deletion (linear probing keeps no tombstones). */
-static void hash_del(struct mdkd_eval *e, struct hslot *s)
+static void hash_del(struct mdk_eval *e, struct hslot *s)
 {
 	size_t i = (size_t)(s - e->hash), j = i;
 
@@ -199,7 +185,7 @@ static void hash_del(struct mdkd_eval *e, struct hslot *s)
 }
 
 /* The index of @id, a new one if it has none; -ENOMEM. */
-static int page_index(struct mdkd_eval *e, uint64_t id, uint32_t *out)
+static int page_index(struct mdk_eval *e, uint64_t id, uint32_t *out)
 {
 	struct hslot *s = hash_find(e, id);
 	uint32_t idx;
@@ -283,12 +269,12 @@ static void log_values(uint32_t hi, unsigned int n, char *buf, size_t len)
 }
 
 /* Rebuild @g's generator for the horizon from the ring (see the top). */
-static int gen_replay(struct mdkd_eval *e, struct egen *g, char *err,
+static int gen_replay(struct mdk_eval *e, struct egen *g, char *err,
 		      size_t errlen)
 {
 	uint32_t lo, hi, w;
 
-	if (!mdkd_eval_horizon(e, &lo, &hi))
+	if (!mdk_eval_horizon(e, &lo, &hi))
 		return 0;
 	for (w = lo;; w++) {
 		const struct ewin *s = &e->ring[w % e->H];
@@ -297,7 +283,7 @@ static int gen_replay(struct mdkd_eval *e, struct egen *g, char *err,
 
 		if (grow(&e->sstart, &e->sstartcap, s->n, sizeof(*e->sstart)) ||
 		    grow(&e->sreuse, &e->sreusecap, s->n, sizeof(*e->sreuse)))
-			return fail(err, errlen, -ENOMEM, "out of memory");
+			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 		for (i = 0; i < s->n; i++) {
 			const struct erec *r = &s->recs[i];
 
@@ -327,7 +313,7 @@ static int gen_replay(struct mdkd_eval *e, struct egen *g, char *err,
  * A generator for @pol (taken over, also on failure) over H windows,
  * filled from the ring.
  */
-static int gen_make(struct mdkd_eval *e, struct mdk_policy *pol, struct egen *g,
+static int gen_make(struct mdk_eval *e, struct mdk_policy *pol, struct egen *g,
 		    char *err, size_t errlen)
 {
 	char vals[512];
@@ -336,7 +322,7 @@ static int gen_make(struct mdkd_eval *e, struct mdk_policy *pol, struct egen *g,
 	g->pol = pol;
 	g->mpc = NULL;
 	if (!strcmp(mdk_policy_name(pol), "pace")) {
-		log_values(e->H - 1, MDKD_EVAL_PACE_VALUES, vals, sizeof(vals));
+		log_values(e->H - 1, MDK_EVAL_PACE_VALUES, vals, sizeof(vals));
 		if ((!mdk_policy_has(pol, "P") &&
 		     mdk_policy_set(pol, "P", vals, err, errlen)) ||
 		    (!mdk_policy_has(pol, "A") &&
@@ -346,7 +332,7 @@ static int gen_make(struct mdkd_eval *e, struct mdk_policy *pol, struct egen *g,
 		}
 	}
 	if (mdk_policy_kind(pol) == MDK_POLICY_CACHE) {
-		ret = fail(
+		ret = mdk_err(
 			err, errlen, -EINVAL,
 			"%s: a fixed-size policy has no MPC (expected age, vmin, paw, pace or opp)",
 			mdk_policy_name(pol));
@@ -361,7 +347,7 @@ static int gen_make(struct mdkd_eval *e, struct mdk_policy *pol, struct egen *g,
 	return ret;
 }
 
-static int gen_index(const struct mdkd_eval *e, const char *name)
+static int gen_index(const struct mdk_eval *e, const char *name)
 {
 	size_t i;
 
@@ -373,17 +359,17 @@ static int gen_index(const struct mdkd_eval *e, const char *name)
 
 /* ---- life cycle ---- */
 
-struct mdkd_eval *mdkd_eval_new(const struct mdkd_eval_opts *o, char *err,
-				size_t errlen)
+struct mdk_eval *mdk_eval_new(const struct mdk_eval_opts *o, char *err,
+			      size_t errlen)
 {
 	struct mdk_policy **pols = NULL;
-	struct mdkd_eval *e;
+	struct mdk_eval *e;
 	size_t np = 0, i;
 
-	if (o->horizon < 2 || o->horizon > MDKD_EVAL_MAX_HORIZON) {
-		fail(err, errlen, -EINVAL,
-		     "horizon of %u windows: expected 2 to %u", o->horizon,
-		     MDKD_EVAL_MAX_HORIZON);
+	if (o->horizon < 2 || o->horizon > MDK_EVAL_MAX_HORIZON) {
+		mdk_err(err, errlen, -EINVAL,
+			"horizon of %u windows: expected 2 to %u", o->horizon,
+			MDK_EVAL_MAX_HORIZON);
 		return NULL;
 	}
 	if (mdk_policy_parse_list(o->policies, &pols, &np, err, errlen))
@@ -403,9 +389,9 @@ struct mdkd_eval *mdkd_eval_new(const struct mdkd_eval_opts *o, char *err,
 
 		pols[i] = NULL;
 		if (gen_index(e, mdk_policy_name(p)) >= 0) {
-			fail(err, errlen, -EINVAL,
-			     "%s: listed twice (one curve per policy)",
-			     mdk_policy_name(p));
+			mdk_err(err, errlen, -EINVAL,
+				"%s: listed twice (one curve per policy)",
+				mdk_policy_name(p));
 			mdk_policy_free(p);
 			goto err_free;
 		}
@@ -417,16 +403,16 @@ struct mdkd_eval *mdkd_eval_new(const struct mdkd_eval_opts *o, char *err,
 	return e;
 
 err_nomem:
-	fail(err, errlen, -ENOMEM, "out of memory");
+	mdk_err(err, errlen, -ENOMEM, "out of memory");
 err_free:
 	for (i = 0; i < np; i++)
 		mdk_policy_free(pols[i]);
 	free(pols);
-	mdkd_eval_free(e);
+	mdk_eval_free(e);
 	return NULL;
 }
 
-void mdkd_eval_free(struct mdkd_eval *e)
+void mdk_eval_free(struct mdk_eval *e)
 {
 	size_t i;
 
@@ -455,7 +441,7 @@ void mdkd_eval_free(struct mdkd_eval *e)
 /* ---- windows ---- */
 
 /* Window v leaves the horizon: the protocol of mdk/mpc.h. */
-static int window_leave(struct mdkd_eval *e, uint32_t v, char *err,
+static int window_leave(struct mdk_eval *e, uint32_t v, char *err,
 			size_t errlen)
 {
 	struct ewin *s = &e->ring[v % e->H];
@@ -491,9 +477,9 @@ static int window_leave(struct mdkd_eval *e, uint32_t v, char *err,
 	return 0;
 }
 
-int mdkd_eval_window(struct mdkd_eval *e, const uint64_t *ids, size_t n,
-		     uint64_t measured, bool have_measured, char *err,
-		     size_t errlen)
+int mdk_eval_window(struct mdk_eval *e, const uint64_t *ids, size_t n,
+		    uint64_t measured, bool have_measured, char *err,
+		    size_t errlen)
 {
 	uint32_t w = e->next, H = e->H;
 	uint64_t first = 0;
@@ -502,13 +488,14 @@ int mdkd_eval_window(struct mdkd_eval *e, const uint64_t *ids, size_t n,
 	int ret;
 
 	if (e->failed)
-		return fail(err, errlen, -EIO,
-			    "the evaluator failed earlier: restart it");
+		return mdk_err(err, errlen, -EIO,
+			       "the evaluator failed earlier: restart it");
 	if (w == UINT32_MAX - 1)
-		return fail(err, errlen, -EOVERFLOW, "out of window numbers");
+		return mdk_err(err, errlen, -EOVERFLOW,
+			       "out of window numbers");
 	for (i = 1; i < n; i++)
 		if (ids[i] <= ids[i - 1])
-			return fail(
+			return mdk_err(
 				err, errlen, -EINVAL,
 				"window %u: page ids not sorted and distinct at %zu",
 				w, i);
@@ -523,15 +510,15 @@ int mdkd_eval_window(struct mdkd_eval *e, const uint64_t *ids, size_t n,
 	    grow(&e->sreuse, &e->sreusecap, n, sizeof(*e->sreuse)) ||
 	    grow(&s->recs, &s->cap, n, sizeof(*s->recs)) ||
 	    grow(&e->ret, &e->retcap, n, sizeof(*e->ret))) {
-		ret = fail(err, errlen, -ENOMEM, "out of memory");
+		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 		goto err_failed;
 	}
 	/* Each index is scratch-written at most once: ids are distinct. */
 	for (i = 0; i < n; i++) {
 		ret = page_index(e, ids[i], &e->sidx[i]);
 		if (ret) {
-			fail(err, errlen, ret, "out of memory for %zu pages",
-			     mdkd_eval_pages(e));
+			mdk_err(err, errlen, ret, "out of memory for %zu pages",
+				mdk_eval_pages(e));
 			goto err_failed;
 		}
 	}
@@ -582,17 +569,17 @@ err_failed:
 	return ret;
 }
 
-uint64_t mdkd_eval_windows(const struct mdkd_eval *e)
+uint64_t mdk_eval_windows(const struct mdk_eval *e)
 {
 	return e->next;
 }
 
-uint32_t mdkd_eval_capacity(const struct mdkd_eval *e)
+uint32_t mdk_eval_capacity(const struct mdk_eval *e)
 {
 	return e->H;
 }
 
-bool mdkd_eval_horizon(const struct mdkd_eval *e, uint32_t *lo, uint32_t *hi)
+bool mdk_eval_horizon(const struct mdk_eval *e, uint32_t *lo, uint32_t *hi)
 {
 	if (!e->next)
 		return false;
@@ -601,28 +588,29 @@ bool mdkd_eval_horizon(const struct mdkd_eval *e, uint32_t *lo, uint32_t *hi)
 	return true;
 }
 
-size_t mdkd_eval_npolicies(const struct mdkd_eval *e)
+size_t mdk_eval_npolicies(const struct mdk_eval *e)
 {
 	return e->ngens;
 }
 
-const struct mdk_policy *mdkd_eval_policy(const struct mdkd_eval *e, size_t i)
+const struct mdk_policy *mdk_eval_policy(const struct mdk_eval *e, size_t i)
 {
 	return i < e->ngens ? e->gens[i].pol : NULL;
 }
 
-long mdkd_eval_curve(struct mdkd_eval *e, size_t i, struct mdk_point **pts,
-		     char *err, size_t errlen)
+long mdk_eval_curve(struct mdk_eval *e, size_t i, struct mdk_point **pts,
+		    char *err, size_t errlen)
 {
 	uint32_t lo, hi;
 
 	*pts = NULL;
 	if (i >= e->ngens)
-		return fail(err, errlen, -EINVAL, "no policy %zu", i);
+		return mdk_err(err, errlen, -EINVAL, "no policy %zu", i);
 	if (e->failed)
-		return fail(err, errlen, -EIO, "the evaluator failed earlier");
-	if (!mdkd_eval_horizon(e, &lo, &hi))
-		return fail(err, errlen, -ENODATA, "no window yet");
+		return mdk_err(err, errlen, -EIO,
+			       "the evaluator failed earlier");
+	if (!mdk_eval_horizon(e, &lo, &hi))
+		return mdk_err(err, errlen, -ENODATA, "no window yet");
 	return mdk_mpc_eval(e->gens[i].mpc, lo, hi, e->flags, pts, err, errlen);
 }
 
@@ -684,8 +672,8 @@ static int spec_with(const char *spec, const struct mdk_policy *one,
 	return 0;
 }
 
-int mdkd_eval_find(struct mdkd_eval *e, const char *spec,
-		   struct mdkd_eval_sel *sel, char *err, size_t errlen)
+int mdk_eval_find(struct mdk_eval *e, const char *spec,
+		  struct mdk_eval_sel *sel, char *err, size_t errlen)
 {
 	struct mdk_policy *one = NULL, *wide = NULL;
 	struct mdk_setting s;
@@ -700,12 +688,12 @@ int mdkd_eval_find(struct mdkd_eval *e, const char *spec,
 		return -EINVAL;
 	ret = mdk_policy_resolve(one, e->H, err, errlen);
 	if (!ret && mdk_policy_settings(one) != 1)
-		ret = fail(
+		ret = mdk_err(
 			err, errlen, -EINVAL,
 			"%s: expected one setting (as in age:T=4, paw:P=2,wait=2, pace:P=4,A=2)",
 			spec);
 	if (!ret && !mdk_policy_online(one))
-		ret = fail(
+		ret = mdk_err(
 			err, errlen, -EINVAL,
 			"%s: not a policy mdkd can run (expected age, paw or pace)",
 			spec);
@@ -731,14 +719,14 @@ int mdkd_eval_find(struct mdkd_eval *e, const char *spec,
 		grid = malloc((size_t)len);
 		more = malloc((size_t)len);
 		if (!grid || !more) {
-			ret = fail(err, errlen, -ENOMEM, "out of memory");
+			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 			goto out;
 		}
 		mdk_policy_spec(e->gens[gi].pol, grid, (size_t)len);
 		ret = spec_with(grid, one, s.v, more, (size_t)len);
 		if (ret) {
-			fail(err, errlen, ret, "%s: cannot widen %s", spec,
-			     grid);
+			mdk_err(err, errlen, ret, "%s: cannot widen %s", spec,
+				grid);
 			goto out;
 		}
 		ret = mdk_policy_new(more, &wide, err, errlen);
@@ -759,7 +747,7 @@ int mdkd_eval_find(struct mdkd_eval *e, const char *spec,
 
 		if (!gs) {
 			gen_free(&ng);
-			ret = fail(err, errlen, -ENOMEM, "out of memory");
+			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 			goto out;
 		}
 		e->gens = gs;
@@ -813,9 +801,9 @@ static int given_params(const char *spec, uint32_t H, uint64_t *v, char *name,
 	return mask;
 }
 
-int mdkd_eval_tune(struct mdkd_eval *e, const char *spec, double target,
-		   struct mdkd_eval_sel *sel, struct mdk_point *pt, char *err,
-		   size_t errlen)
+int mdk_eval_tune(struct mdk_eval *e, const char *spec, double target,
+		  struct mdk_eval_sel *sel, struct mdk_point *pt, char *err,
+		  size_t errlen)
 {
 	struct mdk_point *pts;
 	const struct mdk_policy *pol;
@@ -830,15 +818,16 @@ int mdkd_eval_tune(struct mdkd_eval *e, const char *spec, double target,
 		return mask;
 	gi = gen_index(e, name);
 	if (gi < 0)
-		return fail(err, errlen, -ENOENT, "%s is not evaluated", name);
+		return mdk_err(err, errlen, -ENOENT, "%s is not evaluated",
+			       name);
 	pol = e->gens[gi].pol;
-	n = mdkd_eval_curve(e, (size_t)gi, &pts, err, errlen);
+	n = mdk_eval_curve(e, (size_t)gi, &pts, err, errlen);
 	if (n < 0)
 		return (int)n;
 	where = malloc((size_t)(n ? n : 1) * sizeof(*where));
 	if (!where) {
 		free(pts);
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	}
 	/* Keep the settings with the given values, then mdk_mpc_best(). */
 	for (k = 0, m = 0; k < n; k++) {
@@ -855,9 +844,10 @@ int mdkd_eval_tune(struct mdkd_eval *e, const char *spec, double target,
 	if (b < 0) {
 		free(pts);
 		free(where);
-		return fail(err, errlen, -ENOENT,
-			    "no setting of %s within a max window rate of %g",
-			    spec, target);
+		return mdk_err(
+			err, errlen, -ENOENT,
+			"no setting of %s within a max window rate of %g", spec,
+			target);
 	}
 	sel->policy = gi;
 	sel->setting = (size_t)where[b];
@@ -868,21 +858,21 @@ int mdkd_eval_tune(struct mdkd_eval *e, const char *spec, double target,
 	return 0;
 }
 
-int mdkd_eval_point(struct mdkd_eval *e, const struct mdkd_eval_sel *sel,
-		    struct mdk_point *pt, char *err, size_t errlen)
+int mdk_eval_point(struct mdk_eval *e, const struct mdk_eval_sel *sel,
+		   struct mdk_point *pt, char *err, size_t errlen)
 {
 	struct mdk_point *pts;
 	long n;
 
 	if (sel->policy < 0)
-		return fail(err, errlen, -EINVAL, "no setting");
-	n = mdkd_eval_curve(e, (size_t)sel->policy, &pts, err, errlen);
+		return mdk_err(err, errlen, -EINVAL, "no setting");
+	n = mdk_eval_curve(e, (size_t)sel->policy, &pts, err, errlen);
 	if (n < 0)
 		return (int)n;
 	if (sel->setting >= (size_t)n) {
 		free(pts);
-		return fail(err, errlen, -ERANGE, "no setting %zu",
-			    sel->setting);
+		return mdk_err(err, errlen, -ERANGE, "no setting %zu",
+			       sel->setting);
 	}
 	*pt = pts[sel->setting];
 	free(pts);
@@ -896,8 +886,8 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int mdkd_eval_pick(struct mdkd_eval *e, const struct mdkd_eval_sel *sel,
-		   const uint64_t **ids, size_t *n)
+int mdk_eval_pick(struct mdk_eval *e, const struct mdk_eval_sel *sel,
+		  const uint64_t **ids, size_t *n)
 {
 	const struct mdk_policy *p;
 	uint32_t lo, hi, idx;
@@ -909,7 +899,7 @@ int mdkd_eval_pick(struct mdkd_eval *e, const struct mdkd_eval_sel *sel,
 	p = e->gens[sel->policy].pol;
 	if (!mdk_policy_online(p))
 		return -EOPNOTSUPP;
-	if (!mdkd_eval_horizon(e, &lo, &hi))
+	if (!mdk_eval_horizon(e, &lo, &hi))
 		return 0;
 	for (idx = 0; idx < e->nidx; idx++) {
 		uint32_t a, r, wait;
@@ -936,7 +926,7 @@ int mdkd_eval_pick(struct mdkd_eval *e, const struct mdkd_eval_sel *sel,
 	return 0;
 }
 
-void mdkd_eval_mark(struct mdkd_eval *e, const uint64_t *ids, size_t n)
+void mdk_eval_mark(struct mdk_eval *e, const uint64_t *ids, size_t n)
 {
 	size_t i;
 
@@ -948,30 +938,20 @@ void mdkd_eval_mark(struct mdkd_eval *e, const uint64_t *ids, size_t n)
 	}
 }
 
-const uint64_t *mdkd_eval_returned(const struct mdkd_eval *e, size_t *n)
+const uint64_t *mdk_eval_returned(const struct mdk_eval *e, size_t *n)
 {
 	*n = e->nret;
 	return e->ret;
 }
 
-size_t mdkd_eval_forget(struct mdkd_eval *e,
-			bool (*gone)(uint32_t proc, void *arg), void *arg)
+size_t mdk_eval_forget(struct mdk_eval *e, bool (*gone)(uint64_t id, void *arg),
+		       void *arg)
 {
-	uint32_t idx, last = UINT32_MAX;
-	bool last_gone = false;
 	size_t dropped = 0;
+	uint32_t idx;
 
 	for (idx = 0; idx < e->nidx; idx++) {
-		uint32_t proc;
-
-		if (!(e->pflags[idx] & F_USED))
-			continue;
-		proc = mdkd_page_id_proc(e->ids[idx]);
-		if (proc != last) {
-			last = proc;
-			last_gone = gone(proc, arg);
-		}
-		if (!last_gone)
+		if (!(e->pflags[idx] & F_USED) || !gone(e->ids[idx], arg))
 			continue;
 		if (grow(&e->freel, &e->freecap, e->nfree + 1,
 			 sizeof(*e->freel)))
@@ -992,14 +972,14 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void rates_of(const struct mdkd_eval *e, bool acted,
-		     struct mdkd_eval_rates *out)
+static void rates_of(const struct mdk_eval *e, bool acted,
+		     struct mdk_eval_rates *out)
 {
 	double *r = NULL;
 	uint32_t lo, hi, w, nr = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!mdkd_eval_horizon(e, &lo, &hi))
+	if (!mdk_eval_horizon(e, &lo, &hi))
 		return;
 	r = malloc((size_t)(hi - lo + 1) * sizeof(*r));
 	for (w = lo;; w++) {
@@ -1030,9 +1010,8 @@ static void rates_of(const struct mdkd_eval *e, bool acted,
 	free(r);
 }
 
-void mdkd_eval_rates(const struct mdkd_eval *e,
-		     struct mdkd_eval_rates *measured,
-		     struct mdkd_eval_rates *acted)
+void mdk_eval_rates(const struct mdk_eval *e, struct mdk_eval_rates *measured,
+		    struct mdk_eval_rates *acted)
 {
 	if (measured)
 		rates_of(e, false, measured);
@@ -1040,12 +1019,12 @@ void mdkd_eval_rates(const struct mdkd_eval *e,
 		rates_of(e, true, acted);
 }
 
-size_t mdkd_eval_pages(const struct mdkd_eval *e)
+size_t mdk_eval_pages(const struct mdk_eval *e)
 {
 	return e->hused;
 }
 
-size_t mdkd_eval_memory(const struct mdkd_eval *e)
+size_t mdk_eval_memory(const struct mdk_eval *e)
 {
 	size_t b = sizeof(*e) + (e->hmask + 1) * sizeof(*e->hash) +
 		   e->pcap * (sizeof(*e->ids) + 1 + sizeof(*e->lastpos)) +

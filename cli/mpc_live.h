@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 #include <mdk/mpc.h>
 
-/* A promotion-rate summary over the horizon (struct mdkd_eval_rates). */
+/* A promotion-rate summary over the horizon (struct mdk_eval_rates). */
 struct mdkd_live_rates {
 	bool have; /* present in the reply */
 	double windows, promotions, accessed;

@@ -25,8 +25,8 @@
 
 #include "swarm_int.h"
 
-#if __has_include("../../kmod/uapi/cmm_mp.h")
-#include "../../kmod/uapi/cmm_mp.h"
+#if __has_include("../kmod/uapi/cmm_mp.h")
+#include "../kmod/uapi/cmm_mp.h"
 #define HAVE_CMM_MP 1
 #endif
 

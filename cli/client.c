@@ -9,9 +9,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "daemon/buf.h"
 #include "client.h"
-#include "proto.h"
+#include "daemon/proto.h"
 
 static int send_all(int fd, const char *p, size_t len)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Types shared by bpf/sampler.bpf.c and its loader daemon/sampler.c (the
+ * Types shared by sampler/sampler.bpf.c and its loader sampler/loader.c (the
  * libbpf-tools triple): __u32-style, no kernel headers.  Userspace includes
  * <linux/types.h> first.
  */

@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 #include <libcgroup.h>
 
-#include "cgroup.h"
+#include "daemon/cgroup.h"
 #include "client.h"
 #include "jsonout.h"
 #include "mdkctl.h"

@@ -9,19 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mdk/err.h>
+
 #include "mpc_live.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static bool is_num(struct json_object *v)
 {
@@ -47,7 +37,8 @@ static int get_num(struct json_object *o, const char *where, const char *k,
 	struct json_object *v = get(o, k, json_type_double);
 
 	if (!v)
-		return fail(err, errlen, "%s%s: expected a number", where, k);
+		return mdk_err(err, errlen, -EINVAL, "%s%s: expected a number",
+			       where, k);
 	*out = json_object_get_double(v);
 	return 0;
 }
@@ -63,7 +54,8 @@ static int get_str(struct json_object *o, const char *where, const char *k,
 	}
 	v = get(o, k, json_type_string);
 	if (!v)
-		return fail(err, errlen, "%s%s: expected a string", where, k);
+		return mdk_err(err, errlen, -EINVAL, "%s%s: expected a string",
+			       where, k);
 	*out = json_object_get_string(v);
 	return 0;
 }
@@ -107,7 +99,8 @@ static int parse_rates(struct json_object *o, const char *k,
 
 	memset(r, 0, sizeof(*r));
 	if (!v)
-		return fail(err, errlen, "%s: expected an object", k);
+		return mdk_err(err, errlen, -EINVAL, "%s: expected an object",
+			       k);
 	snprintf(where, sizeof(where), "%s.", k);
 	if (get_num(v, where, "windows", &r->windows, err, errlen) ||
 	    get_num(v, where, "promotions", &r->promotions, err, errlen) ||
@@ -143,7 +136,8 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 
 	memset(m, 0, sizeof(*m));
 	if (!json_object_is_type(live, json_type_object))
-		return fail(err, errlen, "live: expected an object");
+		return mdk_err(err, errlen, -EINVAL,
+			       "live: expected an object");
 	m->doc = json_object_get(live);
 	ret = get_str(live, "", "cgroup", false, &m->cgroup, err, errlen) ||
 	      get_str(live, "", "backend", false, &m->backend, err, errlen) ||
@@ -163,7 +157,7 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 
 	run = get(live, "running", json_type_object);
 	if (!run) {
-		fail(err, errlen, "running: expected an object");
+		mdk_err(err, errlen, -EINVAL, "running: expected an object");
 		goto bad;
 	}
 	if (get_str(run, "running.", "setting", true, &m->setting, err,
@@ -174,8 +168,8 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 	m->auto_tune = v && json_object_get_boolean(v);
 	if (json_object_object_get_ex(run, "predicted", &pred) && pred) {
 		if (parse_point(pred, "", &m->predicted)) {
-			fail(err, errlen,
-			     "running.predicted: expected 9 numbers (p2 may be null)");
+			mdk_err(err, errlen, -EINVAL,
+				"running.predicted: expected 9 numbers (p2 may be null)");
 			goto bad;
 		}
 		m->have_predicted = true;
@@ -203,7 +197,7 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 
 	pols = get(live, "policies", json_type_array);
 	if (!pols) {
-		fail(err, errlen, "policies: expected an array");
+		mdk_err(err, errlen, -EINVAL, "policies: expected an array");
 		goto bad;
 	}
 	m->npolicies = json_object_array_length(pols);
@@ -226,7 +220,8 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 			goto bad;
 		a = get(po, "points", json_type_array);
 		if (!a) {
-			fail(err, errlen, "%spoints: expected an array", where);
+			mdk_err(err, errlen, -EINVAL,
+				"%spoints: expected an array", where);
 			goto bad;
 		}
 		n = json_object_array_length(a);
@@ -239,9 +234,9 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 		for (k = 0; k < n; k++)
 			if (parse_point(json_object_array_get_idx(a, k),
 					m->names[i], &m->pts[i][k])) {
-				fail(err, errlen,
-				     "%spoints[%zu]: expected 9 numbers (p2 may be null)",
-				     where, k);
+				mdk_err(err, errlen, -EINVAL,
+					"%spoints[%zu]: expected 9 numbers (p2 may be null)",
+					where, k);
 				goto bad;
 			}
 		m->npts[i] = n;

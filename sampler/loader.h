@@ -4,7 +4,7 @@
  * process of a target (a cgroup v2 subtree, or a set of PIDs) accessed,
  * plus the target's promotions (swap-ins, file refaults, NUMA promotions
  * off the tier node) and the residency of the accessed pages on the tier
- * node (STAR).  BPF (bpf/sampler.bpf.c) walks the page tables; this is its
+ * node (STAR).  BPF (sampler/sampler.bpf.c) walks the page tables; this is its
  * loader.  Shared by mdkd and mdkctl through libmdkd.a.
  * Documentation/sampler.rst has the design, exactness and side effects.
  *
@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "parse.h"
+#include "cli/parse.h"
 
 /*
  * Page ids.  A page is (process, 4 KiB virtual page); its id is
@@ -137,7 +137,7 @@ struct mdkd_sampler_window {
 	/* Accessed pages resident on the tier node: STAR = tier_pages /
 	 * nr_pages.  0 without a tier node. */
 	uint64_t tier_pages;
-	/* Promotions during the window (see bpf/sampler.h); valid when
+	/* Promotions during the window (see sampler/sampler.h); valid when
 	 * have_counters. */
 	bool have_counters;
 	uint64_t swapin_pages;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loader of bpf/sampler.bpf.c and the window logic around it: which
+ * The loader of sampler/sampler.bpf.c and the window logic around it: which
  * processes belong to the target, walking each one (the iterator, one pass
  * per fill of the record map), turning records into page ids, resetting
  * the Accessed bits with /proc/PID/clear_refs, and the promotion counters.
- * Documentation/sampler.rst explains the design; daemon/sampler.h the API.
+ * Documentation/sampler.rst explains the design; sampler/loader.h the API.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,8 +28,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "../bpf/sampler.h"
 #include "sampler.h"
+#include "loader.h"
 #include "sampler.skel.h"
 
 #define DEFAULT_MAX_RECS 16384

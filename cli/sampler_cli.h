@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sampler (daemon/sampler.h) run from the command line, as mdkctl
+ * The sampler (sampler/loader.h) run from the command line, as mdkctl
  * sample and mdkctl record both run it: the target and the options they
  * share, libbpf's messages, SIGINT and SIGTERM to stop, and windows that
  * end on a fixed grid.  Messages begin with the command's name.
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <sys/types.h>
 
-#include "sampler.h"
+#include "sampler/loader.h"
 
 struct sampler_cli {
 	const char *cmd; /* "mdkctl sample": what messages begin with */

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# mdkctl, the one CLI: cli/mdkctl.c holds main() and the command table;
+# each command is cli/cmd_<object>.c, sampler_cli.c what sample and record
+# share; the rest of cli/ is what every command may use (the control
+# client, parsers, reports, JSON output, the live curves), kept in
+# libmdkctl.a, which the unit tests link too.
+
+EXTRA_CFLAGS_cli/ := $(SYS_CFLAGS)
+
+MDKCTL_SRCS := cli/mdkctl.c cli/sampler_cli.c $(wildcard cli/cmd_*.c)
+LIBMDKCTL_SRCS := $(filter-out $(MDKCTL_SRCS),$(wildcard cli/*.c))
+LIBMDKCTL_A := $(B)/cli/libmdkctl.a
+LIBMDKCTL_SAN_A := $(B)/san/cli/libmdkctl.a
+MDKCTL := $(B)/bin/mdkctl
+
+all: $(MDKCTL)
+
+$(LIBMDKCTL_A): $(LIBMDKCTL_SRCS:%.c=$(B)/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBMDKCTL_SAN_A): $(LIBMDKCTL_SRCS:%.c=$(B)/san/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(MDKCTL): $(MDKCTL_SRCS:%.c=$(B)/%.o) $(LIBMDKCTL_A) $(LIBMDKD_A) $(LIBSAMPLER_A) \
+		$(LIBSWARM_A) $(LIBMDK_A)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYS_LIBS) $(LIBMDK_LIBS)
+
+# Every library, highest layer first, for the tests, benches and fuzzers.
+MDK_LIBS_A := $(LIBMDKCTL_A) $(LIBMDKD_A) $(LIBSAMPLER_A) $(LIBSWARM_A) $(LIBMDK_A)
+MDK_LIBS_SAN_A := $(LIBMDKCTL_SAN_A) $(LIBMDKD_SAN_A) $(LIBSAMPLER_SAN_A) \
+	$(LIBSWARM_SAN_A) $(LIBMDK_SAN_A)
+MDK_ALL_SRCS := $(LIBMDK_SRCS) $(SWARM_SRCS) $(SAMPLER_SRCS) $(LIBMDKD_SRCS) \
+	$(LIBMDKCTL_SRCS)

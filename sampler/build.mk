@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# The page Accessed-bit sampler, in the libbpf-tools manner: the BPF
+# program (sampler.bpf.c), the header it shares with its loader
+# (sampler.h), CO-RE fixes for older kernels (core_fixes.bpf.h) and the
+# loader, as libmdk-sampler.a for mdkd, mdkctl and the tests.  Its API:
+# sampler/loader.h.
+
+SAMPLER_SRCS := $(filter-out %.bpf.c,$(sort $(wildcard sampler/*.c)))
+BPF_SRCS := $(wildcard sampler/*.bpf.c)
+BPF_SKELS := $(BPF_SRCS:%.bpf.c=$(B)/bpf/$(BPF_KVER)/%.skel.h)
+EXTRA_CFLAGS_sampler/ := $(SYS_CFLAGS) -I$(B)/bpf/$(BPF_KVER)/sampler
+
+LIBSAMPLER_A := $(B)/lib/libmdk-sampler.a
+LIBSAMPLER_SAN_A := $(B)/san/lib/libmdk-sampler.a
+
+all: $(BPF_SKELS) $(LIBSAMPLER_A)
+
+$(SAMPLER_SRCS:%.c=$(B)/%.o) $(SAMPLER_SRCS:%.c=$(B)/san/%.o): | $(BPF_SKELS)
+
+$(LIBSAMPLER_A): $(SAMPLER_SRCS:%.c=$(B)/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBSAMPLER_SAN_A): $(SAMPLER_SRCS:%.c=$(B)/san/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# SWARM-KV: the replicated key-value store over the pool's shared segments,
+# its memory nodes and its linearizability checker, as libmdk-swarm.a on
+# top of libmdk.  Public headers: swarm/include/mdk/.  Every .c here is
+# part of the library.
+
+SWARM_SRCS := $(sort $(wildcard swarm/*.c))
+LIBSWARM_A := $(B)/lib/libmdk-swarm.a
+LIBSWARM_SAN_A := $(B)/san/lib/libmdk-swarm.a
+SWARM_LIBS := -lpthread
+
+all: $(LIBSWARM_A)
+
+$(LIBSWARM_A): $(SWARM_SRCS:%.c=$(B)/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBSWARM_SAN_A): $(SWARM_SRCS:%.c=$(B)/san/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
