@@ -15,7 +15,7 @@
 
 #include "daemon/cgroup.h"
 #include "client.h"
-#include "jsonout.h"
+#include "daemon/jsonout.h"
 #include "mdkctl.h"
 
 static int cg_init(const char *what)

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "../kmod/uapi/cmm_mp.h"
-#include "jsonout.h"
+#include "daemon/jsonout.h"
 #include "mdkctl.h"
 #include "parse.h"
 #include "pool_bench.h"

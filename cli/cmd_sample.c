@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "jsonout.h"
+#include "daemon/jsonout.h"
 #include "mdkctl.h"
 #include "parse.h"
 #include "sampler_cli.h"

@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 
 #include "client.h"
-#include "jsonout.h"
+#include "daemon/jsonout.h"
 #include "mdkctl.h"
 
 static const char *str(struct json_object *o, const char *key)

@@ -27,7 +27,7 @@
 #include <mdk/lincheck.h>
 #include <mdk/swarm.h>
 
-#include "jsonout.h"
+#include "daemon/jsonout.h"
 #include "mdkctl.h"
 #include "parse.h"
 

@@ -13,7 +13,7 @@
 
 #include <mdk/trace.h>
 
-#include "jsonout.h"
+#include "daemon/jsonout.h"
 #include "mdkctl.h"
 #include "parse.h"
 #include "report.h"

@@ -14,7 +14,7 @@
 #include <mdk/mpc.h>
 #include <mdk/mrc.h>
 
-#include "jsonout.h"
+#include "daemon/jsonout.h"
 #include "parse.h"
 
 /* The exact CSV header of mdkctl mpc and mdkctl simulate. */

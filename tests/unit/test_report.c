@@ -7,7 +7,7 @@
  */
 #include <sys/stat.h>
 
-#include "cli/jsonout.h"
+#include "daemon/jsonout.h"
 #include "mdk_test.h"
 #include "cli/report.h"
 

@@ -3,7 +3,8 @@
 #define MDKD_JSONOUT_H
 
 /*
- * mdkctl's JSON output, built with json-c: the few things json-c's own
+ * mdk's JSON output (mdkctl's documents, mdkd's replies and status),
+ * built with json-c: the few things json-c's own
  * calls do not say in one line.
  *
  * Numbers keep the formats mdkctl's documents have always had.  json-c
