@@ -4,8 +4,8 @@
 
 /*
  * mdk's JSON output (mdkctl's documents, mdkd's replies and status),
- * built with json-c: the few things json-c's own
- * calls do not say in one line.
+ * built with json-c: the few things json-c's own calls do not say in one
+ * line.
  *
  * Numbers keep the formats mdkctl's documents have always had.  json-c
  * prints a double with "%.17g" and gives an integral one a ".0" (0.1
