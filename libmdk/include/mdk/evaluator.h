@@ -170,8 +170,9 @@ const uint64_t *mdk_eval_returned(const struct mdk_eval *e, size_t *n);
 
 /*
  * mdk_eval_forget() - drop every page @gone says is gone (gone(id, arg)
- * true); their indices are reused.  Their open intervals stay in the curves as tails, as a trace
- * of the same windows has them.  Return: the pages dropped.
+ * true); their indices are reused.  Their open intervals stay in the
+ * curves as tails, as a trace of the same windows has them.
+ * Return: the pages dropped.
  */
 size_t mdk_eval_forget(struct mdk_eval *e, bool (*gone)(uint64_t id, void *arg),
 		       void *arg);
