@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdkctl record: run the page Accessed-bit sampler (sampler/loader.c) on a
+ * mdkctl record: run the page Accessed-bit sampler (sampler/loader.h) on a
  * cgroup or a set of processes and write what it sees, window by window,
  * as a libmdk access-bit trace (.mdkt, Documentation/trace-format.rst)
  * that mdkctl mpc, simulate and trace read.  See mdkctl(8) and

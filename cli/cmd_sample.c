@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdkctl sample: run the page Accessed-bit sampler (sampler/loader.c) on a
+ * mdkctl sample: run the page Accessed-bit sampler (sampler/loader.h) on a
  * cgroup or a set of processes and print every window: its page count,
  * processes, promotions and STAR, or the page ids themselves as
  * "window,page" CSV rows.  See mdkctl(8) and Documentation/sampler.rst.

@@ -2,7 +2,8 @@
 # The page Accessed-bit sampler, in the libbpf-tools manner: the BPF
 # program (sampler.bpf.c), the header it shares with its loader
 # (sampler.h), CO-RE fixes for older kernels (core_fixes.bpf.h) and the
-# loader, as libmdk-sampler.a for mdkd, mdkctl and the tests.  Its API:
+# loader, every other .c here (sampler_int.h lists them), as
+# libmdk-sampler.a for mdkd, mdkctl and the tests.  Its API:
 # sampler/loader.h.
 
 SAMPLER_SRCS := $(filter-out %.bpf.c,$(sort $(wildcard sampler/*.c)))

@@ -4,8 +4,9 @@
  * process of a target (a cgroup v2 subtree, or a set of PIDs) accessed,
  * plus the target's promotions (swap-ins, file refaults, NUMA promotions
  * off the tier node) and the residency of the accessed pages on the tier
- * node (STAR).  BPF (sampler/sampler.bpf.c) walks the page tables; this is its
- * loader.  Shared by mdkd and mdkctl through libmdkd.a.
+ * node (STAR).  BPF (sampler/sampler.bpf.c) walks the page tables; this is the
+ * API of its loader (sampler/loader.c and the files sampler/sampler_int.h
+ * lists).  Shared by mdkd and mdkctl through libmdk-sampler.a.
  * Documentation/sampler.rst has the design, exactness and side effects.
  *
  * Windows are ended by the caller: mdkd_sampler_start() begins window 0,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Types shared by sampler/sampler.bpf.c and its loader sampler/loader.c (the
- * libbpf-tools triple): __u32-style, no kernel headers.  Userspace includes
- * <linux/types.h> first.
+ * Types shared by sampler/sampler.bpf.c and its loader (the libbpf-tools
+ * triple; the loader is sampler/loader.c, walk.c and ids.c): __u32-style,
+ * no kernel headers.  Userspace includes <linux/types.h> first.
  */
 #ifndef MDK_BPF_SAMPLER_H
 #define MDK_BPF_SAMPLER_H

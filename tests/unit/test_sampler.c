@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: the sampler's pure parts (sampler/loader.c): the page id
- * encoding, turning BPF records into sorted page ids (and refusing
- * malformed ones), parsing cgroup.procs files of a cgroup subtree, and
- * reading a NUMA node's memory blocks from a /sys tree, on fixtures in
- * tests/fixtures/sampler/.
+ * Description: the sampler's pure parts (sampler/ids.c, target.c,
+ * tier.c): the page id encoding, turning BPF records into sorted page ids
+ * (and refusing malformed ones), parsing cgroup.procs files of a cgroup
+ * subtree, and reading a NUMA node's memory blocks from a /sys tree, on
+ * fixtures in tests/fixtures/sampler/.
  */
 #include <errno.h>
 #include <limits.h>
