@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The live MPCs of a policy-mode cgroup as mdkctl mpc --live reads them:
- * the "live" object of mdkd's "mpc" reply (mode_policy.h,
- * mdkd_policy_live_json()) turned back into libmdk operating points, so
+ * the "live" object of mdkd's "mpc" reply (daemon/mode_policy.c,
+ * policy_live_json()) turned back into libmdk operating points, so
  * that the live curves print and plot with the code of the offline ones.
  */
 #ifndef MDKD_MPC_LIVE_H

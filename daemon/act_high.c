@@ -120,7 +120,8 @@ static void high_done(struct mdkd_cgroup *cg, void *state, int res)
 	mdkd_cgroup_act_done(cg, st->pulse_res);
 }
 
-static int high_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
+static int high_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+		      struct mdkd_pages *pages)
 {
 	struct high_state *st = state;
 	uint64_t cur = cg->sample.current_bytes, target;

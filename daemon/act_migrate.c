@@ -197,7 +197,7 @@ out:
 static int migrate_attach(struct mdkd_cgroup *cg, void *state, char *err,
 			  size_t errlen)
 {
-	if (!mdkd_policy_pages(cg)) {
+	if (!cg->ctl.mode || !cg->ctl.mode->picks_pages) {
 		snprintf(
 			err, errlen,
 			"actuator migrate moves the pages mode policy picks (set mode = policy)");
@@ -206,9 +206,9 @@ static int migrate_attach(struct mdkd_cgroup *cg, void *state, char *err,
 	return 0;
 }
 
-static int migrate_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
+static int migrate_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+			 struct mdkd_pages *p)
 {
-	struct mdkd_pages *p = mdkd_policy_pages(cg);
 	size_t budget = bytes / MDKD_PAGE_SIZE, n;
 	int ret;
 

@@ -166,7 +166,7 @@ uint64_t mdkd_swap_cache_drop(uint64_t *pending, uint64_t advised,
 static int pageout_attach(struct mdkd_cgroup *cg, void *state, char *err,
 			  size_t errlen)
 {
-	if (!mdkd_policy_pages(cg)) {
+	if (!cg->ctl.mode || !cg->ctl.mode->picks_pages) {
 		snprintf(
 			err, errlen,
 			"actuator pageout moves the pages mode policy picks (set mode = policy)");
@@ -175,9 +175,9 @@ static int pageout_attach(struct mdkd_cgroup *cg, void *state, char *err,
 	return 0;
 }
 
-static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
+static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+			 struct mdkd_pages *p)
 {
-	struct mdkd_pages *p = mdkd_policy_pages(cg);
 	int ret;
 
 	if (!p) {

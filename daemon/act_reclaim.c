@@ -54,7 +54,8 @@ static void reclaim_done(struct mdkd_cgroup *cg, void *state, int res)
 	mdkd_cgroup_act_done(cg, res < 0 ? res : 0);
 }
 
-static int reclaim_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes)
+static int reclaim_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+			 struct mdkd_pages *pages)
 {
 	struct reclaim_state *st = state;
 

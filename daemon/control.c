@@ -16,7 +16,6 @@
 #include "log.h"
 #include "manager.h"
 #include "metrics.h"
-#include "mode_policy.h"
 #include "proto.h"
 
 struct mdkd_client {
@@ -149,7 +148,15 @@ void mdkd_control_handle(struct mdkd *d, const char *line, size_t len,
 			ret = -ENOENT;
 			break;
 		}
-		live = mdkd_policy_live_json(cg, err, sizeof(err));
+		if (!cg->ctl.mode->live_json) {
+			snprintf(err, sizeof(err),
+				 "%s: mode %s, not policy: no live MPC",
+				 cg->path, cg->ctl.mode->name);
+			ret = -EINVAL;
+			break;
+		}
+		live = cg->ctl.mode->live_json(cg, cg->ctl.mode_state, err,
+					       sizeof(err));
 		if (!live) {
 			ret = -EINVAL;
 			break;

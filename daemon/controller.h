@@ -40,9 +40,11 @@
 
 #include "cgroup.h"
 
+struct json_object;
 struct mdkd_cgroup;
 struct mdkd_mode_ops;
 struct mdkd_actuator_ops;
+struct mdkd_pages;
 
 /* Policy mode: where the pages it picks go. */
 enum mdkd_backend {
@@ -115,6 +117,8 @@ struct mdkd_decision {
 	uint64_t want_bytes; /* what the mode asked for */
 	uint64_t reclaim_bytes; /* what to reclaim after the bounds */
 	enum mdkd_reason reason;
+	/* A mode that picks pages: which (daemon/pages.h), else NULL. */
+	struct mdkd_pages *pages;
 };
 
 /* What a mode's decide sees. */
@@ -156,6 +160,18 @@ struct mdkd_mode_ops {
 		       const struct mdkd_settings *old);
 	/* Optional: the mode's own interval instead of set->interval_us. */
 	uint64_t (*interval_us)(const struct mdkd_settings *set);
+	/*
+	 * Optional: what mdkctl status shows of the mode's state (a new
+	 * object, or NULL for nothing), under the cgroup's "policy" key.
+	 */
+	struct json_object *(*status_json)(struct mdkd_cgroup *cg, void *state);
+	/*
+	 * Optional: the live curves of a mode that keeps them (the "mpc"
+	 * request, mdkctl mpc --live): a new object, or NULL with the reason
+	 * in @err.
+	 */
+	struct json_object *(*live_json)(struct mdkd_cgroup *cg, void *state,
+					 char *err, size_t errlen);
 	/* Optional: the actuator for "actuator = auto" (NULL: the default). */
 	const struct mdkd_actuator_ops *(*actuator)(
 		const struct mdkd_settings *set);
@@ -177,8 +193,12 @@ struct mdkd_actuator_ops {
 	/* Optional: open files, record limits to restore (0 or -errno). */
 	int (*attach)(struct mdkd_cgroup *cg, void *state, char *err,
 		      size_t errlen);
-	/* Required: carry out @bytes of reclaim (see the comment above). */
-	int (*apply)(struct mdkd_cgroup *cg, void *state, uint64_t bytes);
+	/*
+	 * Required: carry out @bytes of reclaim (see the comment above);
+	 * @pages: the decision's pages, for a mode that picks pages.
+	 */
+	int (*apply)(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+		     struct mdkd_pages *pages);
 	/* Optional: undo whatever limit it may have left (exit, detach). */
 	void (*restore)(struct mdkd_cgroup *cg, void *state);
 	/* Optional: close what attach opened. */

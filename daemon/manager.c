@@ -643,7 +643,7 @@ static void decide(struct mdkd *d, struct mdkd_cgroup *cg)
 	cg->act_start_us = now_us(d);
 	cg->stats.reclaim_requests++;
 	cg->stats.requested_bytes += cg->act_bytes;
-	ret = cg->act->apply(cg, cg->act_state, cg->act_bytes);
+	ret = cg->act->apply(cg, cg->act_state, cg->act_bytes, cg->dec.pages);
 	if (ret < 0)
 		mdkd_cgroup_act_done(cg, ret);
 }

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include "metrics.h"
-#include "mode_policy.h"
 
 const char mdkd_record_header[] =
 	"time_s,cgroup,mode,reason,memory_current,floor,want,reclaim,result,"
@@ -117,10 +116,13 @@ struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 	add_u64(tot, "refaults", cg->stats.refaults);
 	add_u64(tot, "backoff_left", cg->ctl.backoff_left);
 	json_object_object_add(o, "totals", tot);
-	if (cg->ctl.mode == &mdkd_mode_policy)
-		json_object_object_add(
-			o, "policy",
-			mdkd_policy_status_json((struct mdkd_cgroup *)cg));
+	if (cg->ctl.mode->status_json) {
+		struct json_object *mode = cg->ctl.mode->status_json(
+			(struct mdkd_cgroup *)cg, cg->ctl.mode_state);
+
+		if (mode)
+			json_object_object_add(o, "policy", mode);
+	}
 
 	set = json_object_new_object();
 	for (i = 0; i < mdkd_nkeys; i++) {

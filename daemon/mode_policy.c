@@ -568,6 +568,7 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 		nout = 0;
 	}
 	st->pages.nout = nout;
+	d->pages = &st->pages;
 	d->want_bytes = (uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE;
 	if (d->want_bytes) {
 		d->reason = MDKD_R_RECLAIM;
@@ -651,36 +652,7 @@ policy_actuator(const struct mdkd_settings *set)
 						  &mdkd_act_pageout;
 }
 
-const struct mdkd_mode_ops mdkd_mode_policy = {
-	.name = "policy",
-	.help = "page policies (AGE, PAW, PACE) on the BPF sampler's windows, with live MPCs and auto-tuning",
-	.state_size = sizeof(struct policy_state),
-	.start = policy_start,
-	.init = NULL,
-	.decide = policy_decide,
-	.feedback = policy_feedback,
-	.stop = policy_stop,
-	.observe = policy_observe,
-	.update = policy_update,
-	.interval_us = policy_interval_us,
-	.actuator = policy_actuator,
-	.observe_only = false,
-	.picks_pages = true,
-};
-
-struct mdkd_pages *mdkd_policy_pages(struct mdkd_cgroup *cg)
-{
-	if (cg->ctl.mode != &mdkd_mode_policy || !cg->ctl.mode_state)
-		return NULL;
-	return &((struct policy_state *)cg->ctl.mode_state)->pages;
-}
-
 /* ---- JSON views ---- */
-
-static struct policy_state *state_of(struct mdkd_cgroup *cg)
-{
-	return cg->ctl.mode == &mdkd_mode_policy ? cg->ctl.mode_state : NULL;
-}
 
 static void add_u64(struct json_object *o, const char *k, uint64_t v)
 {
@@ -755,9 +727,10 @@ static void running_json(struct policy_state *st, struct json_object *o)
 	json_object_object_add(o, "running", r);
 }
 
-struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
+static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
+					      void *state)
 {
-	struct policy_state *st = state_of(cg);
+	struct policy_state *st = state;
 	struct json_object *o, *w, *t;
 	struct mdk_eval_rates m, a;
 
@@ -821,10 +794,10 @@ struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg)
 	return o;
 }
 
-struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
-					  size_t errlen)
+static struct json_object *policy_live_json(struct mdkd_cgroup *cg, void *state,
+					    char *err, size_t errlen)
 {
-	struct policy_state *st = state_of(cg);
+	struct policy_state *st = state;
 	struct json_object *o, *pols, *hd = NULL;
 	const struct mdkd_settings *set;
 	struct mdk_eval_rates m, a;
@@ -833,13 +806,8 @@ struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
 	uint32_t lo, hi;
 	size_t i;
 
-	if (!st) {
-		snprintf(err, errlen, "%s: mode %s, not policy: no live MPC",
-			 cg->path, cg->ctl.mode->name);
-		return NULL;
-	}
 	set = &cg->set;
-	if (!st->eval || !mdk_eval_horizon(st->eval, &lo, &hi)) {
+	if (!st || !st->eval || !mdk_eval_horizon(st->eval, &lo, &hi)) {
 		snprintf(
 			err, errlen,
 			"%s: no window yet (the first ends %gs after the mode starts)",
@@ -930,3 +898,22 @@ struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
 	json_object_object_add(o, "opp_headroom", hd);
 	return o;
 }
+
+const struct mdkd_mode_ops mdkd_mode_policy = {
+	.name = "policy",
+	.help = "page policies (AGE, PAW, PACE) on the BPF sampler's windows, with live MPCs and auto-tuning",
+	.state_size = sizeof(struct policy_state),
+	.start = policy_start,
+	.init = NULL,
+	.decide = policy_decide,
+	.feedback = policy_feedback,
+	.stop = policy_stop,
+	.observe = policy_observe,
+	.update = policy_update,
+	.interval_us = policy_interval_us,
+	.status_json = policy_status_json,
+	.live_json = policy_live_json,
+	.actuator = policy_actuator,
+	.observe_only = false,
+	.picks_pages = true,
+};

@@ -32,21 +32,4 @@ extern const struct mdkd_policy_source mdkd_policy_source_sampler;
 /* What new policy-mode cgroups use; the unit tests point it at a fake. */
 extern const struct mdkd_policy_source *mdkd_policy_source;
 
-/*
- * mdkd_policy_status_json() - what mdkctl status shows of a policy-mode
- * cgroup: the running setting, the last window, totals.
- * Return: a new object, or NULL when @cg does not run mode policy.
- */
-struct json_object *mdkd_policy_status_json(struct mdkd_cgroup *cg);
-
-/*
- * mdkd_policy_live_json() - the live MPCs of @cg over its horizon, the
- * running setting, the OPP headroom and the measured, acted and predicted
- * promotion rates (the "mpc" request of the control socket, mdkctl mpc
- * --live).
- * Return: a new object, or NULL with the reason in @err.
- */
-struct json_object *mdkd_policy_live_json(struct mdkd_cgroup *cg, char *err,
-					  size_t errlen);
-
 #endif /* MDKD_MODE_POLICY_H */

@@ -121,10 +121,4 @@ int mdkd_cmm_mp_node(const char *sys_root);
  */
 int mdkd_home_node(const char *sys_root, int tier);
 
-/*
- * mdkd_policy_pages() - the decision of @cg's policy mode for its
- * actuator, or NULL when @cg does not run mode policy.
- */
-struct mdkd_pages *mdkd_policy_pages(struct mdkd_cgroup *cg);
-
 #endif /* MDKD_PAGES_H */
