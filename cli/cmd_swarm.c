@@ -1144,6 +1144,22 @@ static int fail_node(const struct opts *o, struct cluster *cl, unsigned int i)
 	return 0;
 }
 
+/* What the store was formatted with, defaults applied, as it reports it. */
+static void json_add_store_opts(struct json_object *out,
+				const struct mdk_swarm *s)
+{
+	struct json_object *o = json_object_new_object();
+	struct mdk_swarm_opts so;
+
+	mdk_swarm_opts_get(s, &so);
+	mdkd_json_add_str(o, "protocol", mdk_swarm_proto_name(so.proto));
+	mdkd_json_add_u64(o, "capacity", so.capacity);
+	mdkd_json_add_u64(o, "key_size", so.key_size);
+	mdkd_json_add_u64(o, "value_size", so.value_size);
+	mdkd_json_add_u64(o, "max_clients", so.max_clients);
+	json_object_object_add(out, "store", o);
+}
+
 static void sjobs_free(struct sjob *j, unsigned int clients)
 {
 	for (unsigned int i = 0; i < clients; i++)
@@ -1398,6 +1414,7 @@ static int cmd_stress(int argc, char **argv)
 			mdkd_json_add_u64(out, "configurations", rep.explored);
 			mdkd_json_add_bool(out, "linearizable",
 					   rep.linearizable);
+			json_add_store_opts(out, s);
 			ret = mdkd_json_emit(out) ? 1 : 0;
 		} else {
 			printf("%s: %u nodes (%u crashed), %u clients, %u keys: %zu operations, %s%s%s\n",
