@@ -1226,34 +1226,25 @@ static const struct option stress_long[] = {
 	{ 0 },
 };
 
-static int cmd_stress(int argc, char **argv)
+/* Stress's options; 0, or the exit code after --help (0) or a message. */
+static int parse_stress(int argc, char **argv, struct opts *o,
+			enum mdk_swarm_proto *proto, bool *done)
 {
-	struct mdk_swarm_opts so = { 0 };
-	struct mdk_lin_report rep;
-	struct mdk_lin_op *all;
-	struct mdk_swarm_client *fin;
-	struct mdk_swarm *s;
-	struct cluster cl;
-	struct sjob *j;
-	struct opts o;
-	volatile int stop = 0;
 	enum mdk_swarm_proto plist[3];
-	unsigned int np = 0, crashed = 0;
-	size_t n = 0;
-	uint64_t t0;
-	char err[256];
-	int c, ret;
+	unsigned int np = 0;
+	int c;
 
-	defaults(&o);
-	o.keys = 4;
-	o.clients = 6;
-	o.ops = 2000;
-	o.rtt_ns = 0;
-	o.seconds = 10;
-	o.protos = "swarm";
+	*done = false;
+	defaults(o);
+	o->keys = 4;
+	o->clients = 6;
+	o->ops = 2000;
+	o->rtt_ns = 0;
+	o->seconds = 10;
+	o->protos = "swarm";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jh", stress_long, NULL)) != -1) {
-		int r = parse_common(c, optarg, &o);
+		int r = parse_common(c, optarg, o);
 
 		if (r > 0)
 			return r;
@@ -1261,27 +1252,28 @@ static int cmd_stress(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'p':
-			o.protos = optarg;
+			o->protos = optarg;
 			break;
 		case 'x':
 			if (parse_uint("--crash", optarg, 0,
-				       MDK_SWARM_MAX_NODES, &o.crash_nodes))
+				       MDK_SWARM_MAX_NODES, &o->crash_nodes))
 				return 2;
 			break;
 		case 'S':
 			if (parse_uint("--seconds", optarg, 1, 3600,
-				       &o.seconds))
+				       &o->seconds))
 				return 2;
 			break;
 		case 'X':
 			if (parse_uint("--chaos", optarg, 0, 1000000,
-				       &o.chaos_ppm))
+				       &o->chaos_ppm))
 				return 2;
 			break;
 		case 'h':
 			printf("usage: mdkctl swarm stress [--protocol swarm|dm-abd] [--keys N]\n"
 			       "        [--replicas N] [--clients N] [--ops N] [--crash N]\n"
 			       "        [--seconds S] [--chaos PPM] [--rtt-ns NS] [--cmm-mp[=DEV]] [-j]\n");
+			*done = true;
 			return 0;
 		default:
 			return 2;
@@ -1290,97 +1282,93 @@ static int cmd_stress(int argc, char **argv)
 	if (optind < argc)
 		return usage_err("stress: unexpected argument '%s'",
 				 argv[optind]);
-	if (parse_protos(o.protos, plist, &np))
+	if (parse_protos(o->protos, plist, &np))
 		return 2;
 	if (np != 1 || plist[0] == MDK_SWARM_PROTO_RAW)
 		return usage_err("--protocol: '%s': expected swarm or dm-abd",
-				 o.protos);
-	if (2 * o.crash_nodes >= o.replicas) {
+				 o->protos);
+	if (2 * o->crash_nodes >= o->replicas) {
 		fprintf(stderr,
 			"mdkctl swarm: --crash: %u of %u nodes is not a minority (see mdkctl(8))\n",
-			o.crash_nodes, o.replicas);
+			o->crash_nodes, o->replicas);
 		return 2;
 	}
-	so.proto = plist[0];
-	so.capacity = o.keys;
-	so.max_clients = o.clients + 1;
-	if (cluster_new(&cl, &o, o.replicas, mdk_swarm_node_bytes(&so)))
-		return 1;
-	cluster_set_rtt(&cl, o.rtt_ns, o.cmm_mp && !o.rtt_set);
-	s = mdk_swarm_format(cl.node, o.replicas, &so, err, sizeof(err));
-	if (!s) {
-		fprintf(stderr, "mdkctl swarm: %s\n", err);
-		cluster_free(&cl);
-		return 1;
-	}
-	t0 = mdk_lin_now_ns();
-	j = sjobs_new(s, &o, &stop, t0 + o.seconds * 1000000000ULL);
-	if (!j) {
-		fprintf(stderr, "mdkctl swarm: %u clients' logs: %s\n",
-			o.clients, strerror(ENOMEM));
-		ret = 1;
-		goto out;
-	}
-	ret = sjobs_start(j, o.clients, &stop);
-	if (ret) {
-		fprintf(stderr, "mdkctl swarm: starting a client thread: %s\n",
-			strerror(-ret));
-		sjobs_free(j, o.clients);
-		ret = 1;
-		goto out;
-	}
-	/* Crash nodes (fail devices) one after the other, mid-run. */
-	for (unsigned int k = 0; k < o.crash_nodes; k++) {
+	*proto = plist[0];
+	return 0;
+}
+
+/*
+ * Crash nodes (fail devices) one after the other, mid-run: the k-th once
+ * k+1 of crash_nodes+2 parts of the operations or of the time have gone.
+ * Returns how many were crashed.
+ */
+static unsigned int crash_midrun(const struct opts *o, struct cluster *cl,
+				 const struct sjob *j, uint64_t t0)
+{
+	unsigned int crashed = 0;
+
+	for (unsigned int k = 0; k < o->crash_nodes; k++) {
 		size_t done;
+		int ret;
 
 		do {
 			usleep(2000);
 			done = 0;
-			for (unsigned int i = 0; i < o.clients; i++)
+			for (unsigned int i = 0; i < o->clients; i++)
 				done += __atomic_load_n(&j[i].nlog,
 							__ATOMIC_RELAXED);
-		} while (done < (size_t)o.clients * o.ops * (k + 1) /
-					 (o.crash_nodes + 2) &&
-			 mdk_lin_now_ns() - t0 < o.seconds * 1000000000ULL *
+		} while (done < (size_t)o->clients * o->ops * (k + 1) /
+					 (o->crash_nodes + 2) &&
+			 mdk_lin_now_ns() - t0 < o->seconds * 1000000000ULL *
 							 (k + 1) /
-							 (o.crash_nodes + 2));
-		ret = fail_node(&o, &cl, 2 * k % o.replicas);
+							 (o->crash_nodes + 2));
+		ret = fail_node(o, cl, 2 * k % o->replicas);
 		if (ret)
 			fprintf(stderr, "mdkctl swarm: failing node %u: %s\n",
-				2 * k % o.replicas, strerror(-ret));
+				2 * k % o->replicas, strerror(-ret));
 		else
 			crashed++;
 	}
-	for (unsigned int i = 0; i < o.clients; i++)
-		pthread_join(j[i].th, NULL);
+	return crashed;
+}
 
-	all = calloc((size_t)o.clients * o.ops + o.keys, sizeof(*all));
-	for (unsigned int i = 0; all && i < o.clients; i++) {
-		memcpy(all + n, j[i].log, j[i].nlog * sizeof(*all));
-		n += j[i].nlog;
+/* Every client's log in one history, with room for the final reads. */
+static struct mdk_lin_op *merge_logs(const struct opts *o, const struct sjob *j,
+				     size_t *n)
+{
+	struct mdk_lin_op *all;
+
+	*n = 0;
+	all = calloc((size_t)o->clients * o->ops + o->keys, sizeof(*all));
+	for (unsigned int i = 0; all && i < o->clients; i++) {
+		memcpy(all + *n, j[i].log, j[i].nlog * sizeof(*all));
+		*n += j[i].nlog;
 	}
-	sjobs_free(j, o.clients);
-	if (!all) {
-		fprintf(stderr, "mdkctl swarm: history: %s\n",
-			strerror(ENOMEM));
-		ret = 1;
-		goto out;
-	}
-	ret = 0;
+	return all;
+}
+
+/* Read every key once more, after the run, into the history. */
+static int final_reads(struct mdk_swarm *s, const struct opts *o,
+		       struct mdk_lin_op *all, size_t *n)
+{
+	struct mdk_swarm_client *fin;
+	char err[256];
+	int ret = 0;
+
 	fin = mdk_swarm_client_new(s, err, sizeof(err));
 	if (!fin) {
 		fprintf(stderr, "mdkctl swarm: final reads: %s\n", err);
-		ret = 1;
+		return 1;
 	}
-	for (uint64_t k = 0; fin && k < o.keys; k++) {
-		struct mdk_lin_op *op = &all[n++];
+	for (uint64_t k = 0; k < o->keys; k++) {
+		struct mdk_lin_op *op = &all[(*n)++];
 		char key[32], val[4096];
 		size_t vlen = sizeof(val);
 		int r;
 
 		op->key = k;
 		op->kind = MDK_LIN_GET;
-		op->client = o.clients;
+		op->client = o->clients;
 		op->call_ns = mdk_lin_now_ns();
 		r = mdk_swarm_get(fin, key, key_of(key, sizeof(key), k), val,
 				  &vlen);
@@ -1396,41 +1384,117 @@ static int cmd_stress(int argc, char **argv)
 		}
 	}
 	mdk_swarm_client_destroy(fin);
+	return ret;
+}
+
+/* The verdict, as text or JSON; 1 when not linearizable. */
+static int print_stress(const struct opts *o, const struct mdk_swarm *s,
+			enum mdk_swarm_proto proto, unsigned int crashed,
+			size_t n, const struct mdk_lin_report *rep)
+{
+	if (o->json) {
+		struct json_object *out = json_object_new_object();
+
+		mdkd_json_add_str(out, "protocol", mdk_swarm_proto_name(proto));
+		mdkd_json_add_u64(out, "nodes", o->replicas);
+		mdkd_json_add_u64(out, "crashed", crashed);
+		mdkd_json_add_u64(out, "clients", o->clients);
+		mdkd_json_add_u64(out, "keys", o->keys);
+		mdkd_json_add_u64(out, "ops", n);
+		mdkd_json_add_u64(out, "configurations", rep->explored);
+		mdkd_json_add_bool(out, "linearizable", rep->linearizable);
+		json_add_store_opts(out, s);
+		if (mdkd_json_emit(out))
+			return 1;
+	} else {
+		printf("%s: %u nodes (%u crashed), %u clients, %u keys: %zu operations, %s%s%s\n",
+		       mdk_swarm_proto_name(proto), o->replicas, crashed,
+		       o->clients, o->keys, n,
+		       rep->linearizable ? "linearizable" :
+					   "NOT linearizable: ",
+		       rep->linearizable ? "" : rep->msg, "");
+	}
+	return rep->linearizable ? 0 : 1;
+}
+
+/*
+ * Run the clients with nodes crashing mid-run, then the final reads, and
+ * check the history.  Returns the exit code.
+ */
+static int stress_run(struct mdk_swarm *s, const struct opts *o,
+		      enum mdk_swarm_proto proto, struct cluster *cl)
+{
+	struct mdk_lin_report rep;
+	struct mdk_lin_op *all;
+	volatile int stop = 0;
+	unsigned int crashed;
+	struct sjob *j;
+	size_t n;
+	uint64_t t0;
+	int ret;
+
+	t0 = mdk_lin_now_ns();
+	j = sjobs_new(s, o, &stop, t0 + o->seconds * 1000000000ULL);
+	if (!j) {
+		fprintf(stderr, "mdkctl swarm: %u clients' logs: %s\n",
+			o->clients, strerror(ENOMEM));
+		return 1;
+	}
+	ret = sjobs_start(j, o->clients, &stop);
+	if (ret) {
+		fprintf(stderr, "mdkctl swarm: starting a client thread: %s\n",
+			strerror(-ret));
+		sjobs_free(j, o->clients);
+		return 1;
+	}
+	crashed = crash_midrun(o, cl, j, t0);
+	for (unsigned int i = 0; i < o->clients; i++)
+		pthread_join(j[i].th, NULL);
+	all = merge_logs(o, j, &n);
+	sjobs_free(j, o->clients);
+	if (!all) {
+		fprintf(stderr, "mdkctl swarm: history: %s\n",
+			strerror(ENOMEM));
+		return 1;
+	}
+	ret = final_reads(s, o, all, &n);
 	if (!ret && mdk_lincheck(all, n, 1000000000ULL, &rep)) {
 		fprintf(stderr, "mdkctl swarm: checker: %s\n", rep.msg);
 		ret = 1;
 	}
-	if (!ret) {
-		if (o.json) {
-			struct json_object *out = json_object_new_object();
-
-			mdkd_json_add_str(out, "protocol",
-					  mdk_swarm_proto_name(so.proto));
-			mdkd_json_add_u64(out, "nodes", o.replicas);
-			mdkd_json_add_u64(out, "crashed", crashed);
-			mdkd_json_add_u64(out, "clients", o.clients);
-			mdkd_json_add_u64(out, "keys", o.keys);
-			mdkd_json_add_u64(out, "ops", n);
-			mdkd_json_add_u64(out, "configurations", rep.explored);
-			mdkd_json_add_bool(out, "linearizable",
-					   rep.linearizable);
-			json_add_store_opts(out, s);
-			ret = mdkd_json_emit(out) ? 1 : 0;
-		} else {
-			printf("%s: %u nodes (%u crashed), %u clients, %u keys: %zu operations, %s%s%s\n",
-			       mdk_swarm_proto_name(so.proto), o.replicas,
-			       crashed, o.clients, o.keys, n,
-			       rep.linearizable ? "linearizable" :
-						  "NOT linearizable: ",
-			       rep.linearizable ? "" : rep.msg, "");
-		}
-		if (!rep.linearizable)
-			ret = 1;
-	}
-	if (crashed < o.crash_nodes)
+	if (!ret)
+		ret = print_stress(o, s, proto, crashed, n, &rep);
+	if (crashed < o->crash_nodes)
 		ret = 1;
 	free(all);
-out:
+	return ret;
+}
+
+static int cmd_stress(int argc, char **argv)
+{
+	struct mdk_swarm_opts so = { 0 };
+	struct mdk_swarm *s;
+	struct cluster cl;
+	struct opts o;
+	char err[256];
+	bool done;
+	int ret;
+
+	ret = parse_stress(argc, argv, &o, &so.proto, &done);
+	if (ret || done)
+		return ret;
+	so.capacity = o.keys;
+	so.max_clients = o.clients + 1;
+	if (cluster_new(&cl, &o, o.replicas, mdk_swarm_node_bytes(&so)))
+		return 1;
+	cluster_set_rtt(&cl, o.rtt_ns, o.cmm_mp && !o.rtt_set);
+	s = mdk_swarm_format(cl.node, o.replicas, &so, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "mdkctl swarm: %s\n", err);
+		cluster_free(&cl);
+		return 1;
+	}
+	ret = stress_run(s, &o, so.proto, &cl);
 	mdk_swarm_destroy(s);
 	cluster_free(&cl);
 	return ret;
