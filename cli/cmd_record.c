@@ -71,15 +71,10 @@ static int parse_args(struct env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "window", required_argument, NULL, 'w' },
 		{ "duration", required_argument, NULL, 'd' },
-		{ "tier-node", required_argument, NULL, 't' },
-		{ "no-flush", no_argument, NULL, 'F' },
-		{ "procs", required_argument, NULL, 'p' },
 		{ "desc", required_argument, NULL, 'D' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
+		SAMPLER_CLI_LONG_OPTIONS,
 		{ 0 },
 	};
 	int c, err;

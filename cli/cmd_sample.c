@@ -69,16 +69,11 @@ static void usage(FILE *f)
 static int parse_args(struct env *env, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "window", required_argument, NULL, 'w' },
 		{ "count", required_argument, NULL, 'n' },
-		{ "tier-node", required_argument, NULL, 't' },
-		{ "no-flush", no_argument, NULL, 'F' },
 		{ "pages", no_argument, NULL, 'P' },
-		{ "procs", required_argument, NULL, 'p' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
+		SAMPLER_CLI_LONG_OPTIONS,
 		{ 0 },
 	};
 	int c, err;
