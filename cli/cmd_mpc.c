@@ -292,7 +292,27 @@ static int mpc_usage(void)
 	return 2;
 }
 
-int cmd_mpc(int argc, char **argv)
+/* What mdkctl mpc was asked for. */
+struct mpc_args {
+	const char *list, *plot;
+	bool live, list_given, savings_given;
+	enum out_mode mode;
+	unsigned int flags;
+	double target; /* < 0: none */
+};
+
+/* The curves of one trace, one per policy. */
+struct mpc_curves {
+	const char *trace;
+	struct trace_meta meta;
+	struct mdk_policy **pols;
+	struct mdk_point **pts;
+	const char **names;
+	size_t np, *npts;
+};
+
+/* Returns 0, or the exit code after a message or the usage. */
+static int parse_mpc(int argc, char **argv, struct mpc_args *a)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -305,31 +325,23 @@ int cmd_mpc(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *list = DEFAULT_POLICIES, *plot = NULL, *trace;
-	bool live = false, list_given = false, savings_given = false;
-	struct mdk_policy **pols = NULL;
-	struct mdk_point **pts = NULL;
-	const char **names = NULL;
-	enum out_mode mode = OUT_HUMAN;
-	unsigned int flags = 0;
-	struct trace_meta meta;
-	double target = -1;
-	size_t np = 0, *npts = NULL, i, k;
-	char err[512];
-	int opt, rc = 1;
+	int opt;
 
+	*a = (struct mpc_args){ .list = DEFAULT_POLICIES,
+				.mode = OUT_HUMAN,
+				.target = -1 };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			list = optarg;
-			list_given = true;
+			a->list = optarg;
+			a->list_given = true;
 			break;
 		case 'L':
-			live = true;
+			a->live = true;
 			break;
 		case 't':
-			if (mdkd_parse_fraction(optarg, &target)) {
+			if (mdkd_parse_fraction(optarg, &a->target)) {
 				fprintf(stderr,
 					"mdkctl: --target '%s': expected a rate such as 0.01 or 1%%\n",
 					optarg);
@@ -337,18 +349,18 @@ int cmd_mpc(int argc, char **argv)
 			}
 			break;
 		case 's':
-			if (parse_savings(optarg, &flags))
+			if (parse_savings(optarg, &a->flags))
 				return 2;
-			savings_given = true;
+			a->savings_given = true;
 			break;
 		case 'c':
-			mode = OUT_CSV;
+			a->mode = OUT_CSV;
 			break;
 		case 'j':
-			mode = OUT_JSON;
+			a->mode = OUT_JSON;
 			break;
 		case 'P':
-			plot = optarg;
+			a->plot = optarg;
 			break;
 		default:
 			return mpc_usage();
@@ -356,120 +368,165 @@ int cmd_mpc(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return mpc_usage();
-	if (live) {
-		if (list_given || savings_given) {
-			fprintf(stderr,
-				"mdkctl: mpc --live: the daemon's curves are those of its evaluate key, savings occupancy (no --policy or --savings)\n");
-			return 2;
-		}
-		return mpc_live(argv[optind], mode, plot, target);
+	if (a->live && (a->list_given || a->savings_given)) {
+		fprintf(stderr,
+			"mdkctl: mpc --live: the daemon's curves are those of its evaluate key, savings occupancy (no --policy or --savings)\n");
+		return 2;
 	}
-	trace = argv[optind];
-	if (mdk_policy_parse_list(list, &pols, &np, err, sizeof(err))) {
+	return 0;
+}
+
+static void free_curves(struct mpc_curves *m)
+{
+	for (size_t i = 0; m->pts && i < m->np; i++)
+		free(m->pts[i]);
+	free(m->pts);
+	free(m->npts);
+	free(m->names);
+	free_policies(m->pols, m->np);
+}
+
+/* Run the policies over the trace; 0, or the exit code after a message. */
+static int run_curves(const struct mpc_args *a, struct mpc_curves *m)
+{
+	char err[512];
+
+	if (mdk_policy_parse_list(a->list, &m->pols, &m->np, err,
+				  sizeof(err))) {
 		fprintf(stderr, "mdkctl: --policy: %s\n", err);
 		return 2;
 	}
-	if (trace_meta(trace, &meta))
-		goto out;
-	pts = calloc(np, sizeof(*pts));
-	npts = calloc(np, sizeof(*npts));
-	if (!pts || !npts)
-		goto out;
-	if (mdk_mpc_run(trace, pols, np, flags, pts, npts, err, sizeof(err))) {
+	if (trace_meta(m->trace, &m->meta))
+		return 1;
+	m->pts = calloc(m->np, sizeof(*m->pts));
+	m->npts = calloc(m->np, sizeof(*m->npts));
+	if (!m->pts || !m->npts)
+		return 1;
+	if (mdk_mpc_run(m->trace, m->pols, m->np, a->flags, m->pts, m->npts,
+			err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: %s\n", err);
-		goto out;
+		return 1;
 	}
-	names = calloc(np ? np : 1, sizeof(*names));
-	if (!names)
-		goto out;
-	for (i = 0; i < np; i++)
-		names[i] = mdk_policy_name(pols[i]);
-	if (plot) {
-		char title[512];
+	m->names = calloc(m->np ? m->np : 1, sizeof(*m->names));
+	if (!m->names)
+		return 1;
+	for (size_t i = 0; i < m->np; i++)
+		m->names[i] = mdk_policy_name(m->pols[i]);
+	return 0;
+}
 
-		snprintf(title, sizeof(title), "MPC of %s (%u windows)", trace,
-			 meta.windows);
-		if (plot_curves(plot, title, names, pts, npts, np, target))
-			goto out;
-	}
-
-	if (mode == OUT_CSV) {
-		puts(MDKD_MPC_CSV_HEADER);
-		for (i = 0; i < np; i++) {
-			if (target >= 0) {
-				long b = mdk_mpc_best(pts[i], npts[i], target);
-
-				if (b >= 0)
-					mdkd_point_csv(stdout, &pts[i][b]);
-				continue;
-			}
-			for (k = 0; k < npts[i]; k++)
-				mdkd_point_csv(stdout, &pts[i][k]);
-		}
-	} else if (mode == OUT_JSON) {
-		struct json_object *o = json_object_new_object(), *arr;
-
-		mdkd_json_add_str(o, "trace", trace);
-		mdkd_json_add_u64(o, "windows", meta.windows);
-		mdkd_json_add_u64(o, "records", meta.records);
-		mdkd_json_add_str(o, "savings",
-				  flags & MDK_SAVINGS_PAPER ? "paper" :
-							      "occupancy");
-		if (target >= 0)
-			mdkd_json_add_double(o, "target", target);
-		arr = json_object_new_array_ext((int)np);
-		for (i = 0; i < np; i++) {
-			struct json_object *po = json_object_new_object();
-
-			mdkd_json_add_str(po, "policy",
-					  mdk_policy_name(pols[i]));
-			mdkd_json_add_u64(po, "settings", npts[i]);
-			if (target >= 0) {
-				long b = mdk_mpc_best(pts[i], npts[i], target);
-
-				mdkd_json_add(
-					po, "best",
-					b >= 0 ? mdkd_point_json(&pts[i][b]) :
-						 NULL);
-			}
-			mdkd_json_add(po, "points",
-				      mdkd_points_json(pts[i], npts[i]));
-			mdkd_json_push(arr, po);
-		}
-		mdkd_json_add(o, "policies", arr);
-		if (mdkd_json_emit(o))
-			goto out;
-	} else if (target >= 0) {
-		char r[16];
-
-		printf("%s: %u windows, %" PRIu64 " records; savings: %s\n",
-		       trace, meta.windows, meta.records,
-		       flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
-		printf("best setting with a max window promotion rate of at most %s:\n",
-		       mdkd_pct(target, r, sizeof(r)));
-		for (i = 0; i < np; i++) {
-			long b = mdk_mpc_best(pts[i], npts[i], target);
+static void print_curves_csv(const struct mpc_args *a,
+			     const struct mpc_curves *m)
+{
+	puts(MDKD_MPC_CSV_HEADER);
+	for (size_t i = 0; i < m->np; i++) {
+		if (a->target >= 0) {
+			long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
 
 			if (b >= 0)
-				human_point(&pts[i][b]);
-			else
-				printf("%-24s none (every setting exceeds the rate)\n",
-				       mdk_policy_name(pols[i]));
+				mdkd_point_csv(stdout, &m->pts[i][b]);
+			continue;
 		}
-	} else {
-		printf("%s: %u windows, %" PRIu64 " records; savings: %s\n",
-		       trace, meta.windows, meta.records,
-		       flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
-		print_table(names, pts, npts, np);
+		for (size_t k = 0; k < m->npts[i]; k++)
+			mdkd_point_csv(stdout, &m->pts[i][k]);
 	}
-	rc = 0;
-out:
-	for (i = 0; pts && i < np; i++)
-		free(pts[i]);
-	free(pts);
-	free(npts);
-	free(names);
-	free_policies(pols, np);
+}
+
+static int print_curves_json(const struct mpc_args *a,
+			     const struct mpc_curves *m)
+{
+	struct json_object *o = json_object_new_object(), *arr;
+
+	mdkd_json_add_str(o, "trace", m->trace);
+	mdkd_json_add_u64(o, "windows", m->meta.windows);
+	mdkd_json_add_u64(o, "records", m->meta.records);
+	mdkd_json_add_str(o, "savings",
+			  a->flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+	if (a->target >= 0)
+		mdkd_json_add_double(o, "target", a->target);
+	arr = json_object_new_array_ext((int)m->np);
+	for (size_t i = 0; i < m->np; i++) {
+		struct json_object *po = json_object_new_object();
+
+		mdkd_json_add_str(po, "policy", mdk_policy_name(m->pols[i]));
+		mdkd_json_add_u64(po, "settings", m->npts[i]);
+		if (a->target >= 0) {
+			long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
+
+			mdkd_json_add(po, "best",
+				      b >= 0 ? mdkd_point_json(&m->pts[i][b]) :
+					       NULL);
+		}
+		mdkd_json_add(po, "points",
+			      mdkd_points_json(m->pts[i], m->npts[i]));
+		mdkd_json_push(arr, po);
+	}
+	mdkd_json_add(o, "policies", arr);
+	return mdkd_json_emit(o) ? 1 : 0;
+}
+
+static void print_curves_human(const struct mpc_args *a,
+			       const struct mpc_curves *m)
+{
+	char r[16];
+
+	printf("%s: %u windows, %" PRIu64 " records; savings: %s\n", m->trace,
+	       m->meta.windows, m->meta.records,
+	       a->flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+	if (a->target < 0) {
+		print_table(m->names, m->pts, m->npts, m->np);
+		return;
+	}
+	printf("best setting with a max window promotion rate of at most %s:\n",
+	       mdkd_pct(a->target, r, sizeof(r)));
+	for (size_t i = 0; i < m->np; i++) {
+		long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
+
+		if (b >= 0)
+			human_point(&m->pts[i][b]);
+		else
+			printf("%-24s none (every setting exceeds the rate)\n",
+			       mdk_policy_name(m->pols[i]));
+	}
+}
+
+/* The plot (if asked for), then the curves in the output mode. */
+static int output_curves(const struct mpc_args *a, const struct mpc_curves *m)
+{
+	if (a->plot) {
+		char title[512];
+
+		snprintf(title, sizeof(title), "MPC of %s (%u windows)",
+			 m->trace, m->meta.windows);
+		if (plot_curves(a->plot, title, m->names, m->pts, m->npts,
+				m->np, a->target))
+			return 1;
+	}
+	if (a->mode == OUT_CSV)
+		print_curves_csv(a, m);
+	else if (a->mode == OUT_JSON)
+		return print_curves_json(a, m);
+	else
+		print_curves_human(a, m);
+	return 0;
+}
+
+int cmd_mpc(int argc, char **argv)
+{
+	struct mpc_curves m = { 0 };
+	struct mpc_args a;
+	int rc;
+
+	rc = parse_mpc(argc, argv, &a);
+	if (rc)
+		return rc;
+	if (a.live)
+		return mpc_live(argv[optind], a.mode, a.plot, a.target);
+	m.trace = argv[optind];
+	rc = run_curves(&a, &m);
+	if (!rc)
+		rc = output_curves(&a, &m);
+	free_curves(&m);
 	return rc;
 }
 

@@ -266,6 +266,37 @@ struct stats {
 	uint64_t errors;
 };
 
+/*
+ * Held shut until every client thread exists, so that a failed
+ * pthread_create can send the started ones home instead of leaving
+ * them waiting forever on a barrier that will never fill.
+ */
+struct gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int state; /* 0: shut, 1: go, -1: abort */
+};
+
+static void gate_set(struct gate *g, int state)
+{
+	pthread_mutex_lock(&g->lock);
+	g->state = state;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+static bool gate_pass(struct gate *g)
+{
+	int state;
+
+	pthread_mutex_lock(&g->lock);
+	while (!g->state)
+		pthread_cond_wait(&g->cond, &g->lock);
+	state = g->state;
+	pthread_mutex_unlock(&g->lock);
+	return state > 0;
+}
+
 struct job {
 	struct mdk_swarm *s;
 	struct mdk_swarm_client *c;
@@ -273,6 +304,7 @@ struct job {
 	const struct zipf *z;
 	unsigned int read_pct, idx, ops;
 	pthread_barrier_t *start;
+	struct gate *gate;
 	struct stats st;
 	pthread_t th;
 	uint64_t t0, t1;
@@ -295,11 +327,8 @@ static void *bench_client(void *arg)
 	char key[32], val[4096];
 
 	memset(val, 'v', sizeof(val));
-	for (int t = 0; t < 2; t++) {
-		j->st.cap[t] = j->ops;
-		j->st.lat[t] = malloc(j->ops * sizeof(uint32_t));
-		j->st.own[t] = malloc(j->ops * sizeof(uint32_t));
-	}
+	if (!gate_pass(j->gate))
+		return NULL;
 	pthread_barrier_wait(j->start);
 	j->t0 = mono_ns();
 	for (unsigned int i = 0; i < j->ops; i++) {
@@ -352,40 +381,74 @@ struct result {
 	double kops, own_kops;
 };
 
-static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
-		    const struct opts *o, const struct zipf *z,
-		    unsigned int read_pct, unsigned int clients,
-		    struct result *r)
+/* Latency sample buffers for each job, so that a client never allocates. */
+static int jobs_alloc(struct job *j, unsigned int clients, unsigned int ops)
 {
-	struct job *j = calloc(clients, sizeof(*j));
+	for (unsigned int i = 0; i < clients; i++)
+		for (int t = 0; t < 2; t++) {
+			j[i].st.cap[t] = ops;
+			j[i].st.lat[t] = malloc((size_t)ops * sizeof(uint32_t));
+			j[i].st.own[t] = malloc((size_t)ops * sizeof(uint32_t));
+			if (!j[i].st.lat[t] || !j[i].st.own[t])
+				return -ENOMEM;
+		}
+	return 0;
+}
+
+static void jobs_free(struct job *j, unsigned int clients)
+{
+	for (unsigned int i = 0; i < clients; i++)
+		for (int t = 0; t < 2; t++) {
+			free(j[i].st.lat[t]);
+			free(j[i].st.own[t]);
+		}
+	free(j);
+}
+
+/* Start the clients and wait for them; 0 or a negative errno. */
+static int jobs_run(struct job *j, unsigned int clients)
+{
+	struct gate g = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+			  0 };
 	pthread_barrier_t start;
-	uint32_t *all[2], *own[2];
-	size_t nall[2] = { 0 };
+	unsigned int started;
+	int ret = 0;
+
+	pthread_barrier_init(&start, NULL, clients);
+	for (started = 0; started < clients; started++) {
+		j[started].start = &start;
+		j[started].gate = &g;
+		ret = -pthread_create(&j[started].th, NULL, bench_client,
+				      &j[started]);
+		if (ret)
+			break;
+	}
+	gate_set(&g, ret ? -1 : 1);
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(j[i].th, NULL);
+	pthread_barrier_destroy(&start);
+	return ret;
+}
+
+/* Every job's samples in one array each for reads and updates. */
+static int merge_jobs(const struct job *j, unsigned int clients,
+		      struct result *r, uint32_t *all[2], uint32_t *own[2],
+		      size_t nall[2])
+{
 	uint64_t t0 = UINT64_MAX, t1 = 0;
 	int err = 0;
 
-	memset(r, 0, sizeof(*r));
-	pthread_barrier_init(&start, NULL, clients);
-	for (unsigned int i = 0; i < clients; i++) {
-		j[i] = (struct job){ .s = s,
-				     .c = cl[i],
-				     .o = o,
-				     .z = z,
-				     .read_pct = read_pct,
-				     .idx = i,
-				     .ops = o->ops,
-				     .start = &start };
-		pthread_create(&j[i].th, NULL, bench_client, &j[i]);
-	}
-	for (unsigned int i = 0; i < clients; i++)
-		pthread_join(j[i].th, NULL);
-	pthread_barrier_destroy(&start);
 	for (int t = 0; t < 2; t++) {
-		all[t] =
-			malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
-		own[t] =
-			malloc((size_t)clients * o->ops * sizeof(uint32_t) + 4);
+		size_t n = 0;
+
+		for (unsigned int i = 0; i < clients; i++)
+			n += j[i].st.nlat[t];
+		all[t] = malloc(n * sizeof(uint32_t) + 4);
+		own[t] = malloc(n * sizeof(uint32_t) + 4);
+		nall[t] = 0;
 	}
+	if (!all[0] || !all[1] || !own[0] || !own[1])
+		return -ENOMEM;
 	for (unsigned int i = 0; i < clients; i++) {
 		err |= j[i].err;
 		if (j[i].t0 && j[i].t0 < t0)
@@ -402,31 +465,84 @@ static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
 			memcpy(own[t] + nall[t], j[i].st.own[t],
 			       j[i].st.nlat[t] * sizeof(uint32_t));
 			nall[t] += j[i].st.nlat[t];
-			free(j[i].st.lat[t]);
-			free(j[i].st.own[t]);
 		}
 	}
-	for (int t = 0; t < 2; t++) {
-		uint64_t sum = 0;
-		double osum = 0;
+	r->kops = t1 > t0 ? (double)(r->n[0] + r->n[1]) * 1e6 /
+				    (double)(t1 - t0) :
+			    0;
+	return err;
+}
 
-		for (size_t k = 0; k < nall[t]; k++)
-			osum += own[t][k];
-		qsort(all[t], nall[t], sizeof(uint32_t), cmp_u32);
-		qsort(own[t], nall[t], sizeof(uint32_t), cmp_u32);
-		if (nall[t]) {
-			size_t p50 = (nall[t] + 1) / 2 - 1;
-			size_t p99 = (size_t)ceil(0.99 * (double)nall[t]) - 1;
+/* Percentiles and means of the merged samples of kind @t. */
+static void sum_samples(struct result *r, int t, uint32_t *all, uint32_t *own,
+			size_t nall)
+{
+	uint64_t sum = 0;
+	double osum = 0;
 
-			r->p50[t] = all[t][p50];
-			r->p99[t] = all[t][p99];
-			r->own50[t] = own[t][p50];
-			r->own99[t] = own[t][p99];
-			r->own_mean[t] = osum / (double)nall[t];
+	for (size_t k = 0; k < nall; k++)
+		osum += own[k];
+	qsort(all, nall, sizeof(uint32_t), cmp_u32);
+	qsort(own, nall, sizeof(uint32_t), cmp_u32);
+	if (nall) {
+		size_t p50 = (nall + 1) / 2 - 1;
+		size_t p99 = (size_t)ceil(0.99 * (double)nall) - 1;
+
+		r->p50[t] = all[p50];
+		r->p99[t] = all[p99];
+		r->own50[t] = own[p50];
+		r->own99[t] = own[p99];
+		r->own_mean[t] = osum / (double)nall;
+	}
+	for (int b = 0; b < RTT_BUCKETS; b++)
+		sum += r->rtts[t][b] * (b + 1);
+	r->mean_rtts[t] = r->n[t] ? (double)sum / (double)r->n[t] : 0;
+}
+
+static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
+		    const struct opts *o, const struct zipf *z,
+		    unsigned int read_pct, unsigned int clients,
+		    struct result *r)
+{
+	struct job *j = calloc(clients, sizeof(*j));
+	uint32_t *all[2] = { 0 }, *own[2] = { 0 };
+	size_t nall[2] = { 0 };
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (!j) {
+		fprintf(stderr, "mdkctl swarm: %u clients: %s\n", clients,
+			strerror(ENOMEM));
+		return 1;
+	}
+	for (unsigned int i = 0; i < clients; i++)
+		j[i] = (struct job){ .s = s,
+				     .c = cl[i],
+				     .o = o,
+				     .z = z,
+				     .read_pct = read_pct,
+				     .idx = i,
+				     .ops = o->ops };
+	err = jobs_alloc(j, clients, o->ops);
+	if (err)
+		fprintf(stderr, "mdkctl swarm: latency samples: %s\n",
+			strerror(-err));
+	else if ((err = jobs_run(j, clients)))
+		fprintf(stderr, "mdkctl swarm: starting a client thread: %s\n",
+			strerror(-err));
+	else if ((err = merge_jobs(j, clients, r, all, own, nall)) < 0)
+		fprintf(stderr, "mdkctl swarm: merging samples: %s\n",
+			strerror(-err));
+	jobs_free(j, clients);
+	if (err) {
+		for (int t = 0; t < 2; t++) {
+			free(all[t]);
+			free(own[t]);
 		}
-		for (int b = 0; b < RTT_BUCKETS; b++)
-			sum += r->rtts[t][b] * (b + 1);
-		r->mean_rtts[t] = r->n[t] ? (double)sum / (double)r->n[t] : 0;
+		return 1;
+	}
+	for (int t = 0; t < 2; t++) {
+		sum_samples(r, t, all[t], own[t], nall[t]);
 		free(all[t]);
 		free(own[t]);
 	}
@@ -438,11 +554,7 @@ static int run_jobs(struct mdk_swarm *s, struct mdk_swarm_client **cl,
 
 		r->own_kops = mean > 0 ? (double)clients * 1e6 / mean : 0;
 	}
-	r->kops = t1 > t0 ? (double)(r->n[0] + r->n[1]) * 1e6 /
-				    (double)(t1 - t0) :
-			    0;
-	free(j);
-	return err;
+	return 0;
 }
 
 static int load(struct mdk_swarm *s, const struct opts *o)
@@ -1032,6 +1144,72 @@ static int fail_node(const struct opts *o, struct cluster *cl, unsigned int i)
 	return 0;
 }
 
+/* What the store was formatted with, defaults applied, as it reports it. */
+static void json_add_store_opts(struct json_object *out,
+				const struct mdk_swarm *s)
+{
+	struct json_object *o = json_object_new_object();
+	struct mdk_swarm_opts so;
+
+	mdk_swarm_opts_get(s, &so);
+	mdkd_json_add_str(o, "protocol", mdk_swarm_proto_name(so.proto));
+	mdkd_json_add_u64(o, "capacity", so.capacity);
+	mdkd_json_add_u64(o, "key_size", so.key_size);
+	mdkd_json_add_u64(o, "value_size", so.value_size);
+	mdkd_json_add_u64(o, "max_clients", so.max_clients);
+	json_object_object_add(out, "store", o);
+}
+
+static void sjobs_free(struct sjob *j, unsigned int clients)
+{
+	for (unsigned int i = 0; i < clients; i++)
+		free(j[i].log);
+	free(j);
+}
+
+/* The clients' jobs with their operation logs, or NULL out of memory. */
+static struct sjob *sjobs_new(struct mdk_swarm *s, const struct opts *o,
+			      volatile int *stop, uint64_t end_ns)
+{
+	struct sjob *j = calloc(o->clients, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	for (unsigned int i = 0; i < o->clients; i++) {
+		j[i] = (struct sjob){ .s = s,
+				      .o = o,
+				      .idx = i,
+				      .cap = o->ops,
+				      .stop = stop,
+				      .end_ns = end_ns };
+		j[i].log = calloc(o->ops, sizeof(*j[i].log));
+		if (!j[i].log) {
+			sjobs_free(j, o->clients);
+			return NULL;
+		}
+	}
+	return j;
+}
+
+/*
+ * One thread per client; 0 or a negative errno, in which case the
+ * threads already running are stopped and joined.
+ */
+static int sjobs_start(struct sjob *j, unsigned int clients, volatile int *stop)
+{
+	for (unsigned int i = 0; i < clients; i++) {
+		int ret = pthread_create(&j[i].th, NULL, stress_client, &j[i]);
+
+		if (ret) {
+			*stop = 1;
+			while (i--)
+				pthread_join(j[i].th, NULL);
+			return -ret;
+		}
+	}
+	return 0;
+}
+
 static const struct option stress_long[] = {
 	{ "keys", required_argument, NULL, 'k' },
 	{ "replicas", required_argument, NULL, 'r' },
@@ -1048,34 +1226,25 @@ static const struct option stress_long[] = {
 	{ 0 },
 };
 
-static int cmd_stress(int argc, char **argv)
+/* Stress's options; 0, or the exit code after --help (0) or a message. */
+static int parse_stress(int argc, char **argv, struct opts *o,
+			enum mdk_swarm_proto *proto, bool *done)
 {
-	struct mdk_swarm_opts so = { 0 };
-	struct mdk_lin_report rep;
-	struct mdk_lin_op *all;
-	struct mdk_swarm_client *fin;
-	struct mdk_swarm *s;
-	struct cluster cl;
-	struct sjob *j;
-	struct opts o;
-	volatile int stop = 0;
 	enum mdk_swarm_proto plist[3];
-	unsigned int np = 0, crashed = 0;
-	size_t n = 0;
-	uint64_t t0;
-	char err[256];
-	int c, ret;
+	unsigned int np = 0;
+	int c;
 
-	defaults(&o);
-	o.keys = 4;
-	o.clients = 6;
-	o.ops = 2000;
-	o.rtt_ns = 0;
-	o.seconds = 10;
-	o.protos = "swarm";
+	*done = false;
+	defaults(o);
+	o->keys = 4;
+	o->clients = 6;
+	o->ops = 2000;
+	o->rtt_ns = 0;
+	o->seconds = 10;
+	o->protos = "swarm";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jh", stress_long, NULL)) != -1) {
-		int r = parse_common(c, optarg, &o);
+		int r = parse_common(c, optarg, o);
 
 		if (r > 0)
 			return r;
@@ -1083,27 +1252,28 @@ static int cmd_stress(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'p':
-			o.protos = optarg;
+			o->protos = optarg;
 			break;
 		case 'x':
 			if (parse_uint("--crash", optarg, 0,
-				       MDK_SWARM_MAX_NODES, &o.crash_nodes))
+				       MDK_SWARM_MAX_NODES, &o->crash_nodes))
 				return 2;
 			break;
 		case 'S':
 			if (parse_uint("--seconds", optarg, 1, 3600,
-				       &o.seconds))
+				       &o->seconds))
 				return 2;
 			break;
 		case 'X':
 			if (parse_uint("--chaos", optarg, 0, 1000000,
-				       &o.chaos_ppm))
+				       &o->chaos_ppm))
 				return 2;
 			break;
 		case 'h':
 			printf("usage: mdkctl swarm stress [--protocol swarm|dm-abd] [--keys N]\n"
 			       "        [--replicas N] [--clients N] [--ops N] [--crash N]\n"
 			       "        [--seconds S] [--chaos PPM] [--rtt-ns NS] [--cmm-mp[=DEV]] [-j]\n");
+			*done = true;
 			return 0;
 		default:
 			return 2;
@@ -1112,89 +1282,93 @@ static int cmd_stress(int argc, char **argv)
 	if (optind < argc)
 		return usage_err("stress: unexpected argument '%s'",
 				 argv[optind]);
-	if (parse_protos(o.protos, plist, &np))
+	if (parse_protos(o->protos, plist, &np))
 		return 2;
 	if (np != 1 || plist[0] == MDK_SWARM_PROTO_RAW)
 		return usage_err("--protocol: '%s': expected swarm or dm-abd",
-				 o.protos);
-	if (2 * o.crash_nodes >= o.replicas) {
+				 o->protos);
+	if (2 * o->crash_nodes >= o->replicas) {
 		fprintf(stderr,
 			"mdkctl swarm: --crash: %u of %u nodes is not a minority (see mdkctl(8))\n",
-			o.crash_nodes, o.replicas);
+			o->crash_nodes, o->replicas);
 		return 2;
 	}
-	so.proto = plist[0];
-	so.capacity = o.keys;
-	so.max_clients = o.clients + 1;
-	if (cluster_new(&cl, &o, o.replicas, mdk_swarm_node_bytes(&so)))
-		return 1;
-	cluster_set_rtt(&cl, o.rtt_ns, o.cmm_mp && !o.rtt_set);
-	s = mdk_swarm_format(cl.node, o.replicas, &so, err, sizeof(err));
-	if (!s) {
-		fprintf(stderr, "mdkctl swarm: %s\n", err);
-		cluster_free(&cl);
-		return 1;
-	}
-	j = calloc(o.clients, sizeof(*j));
-	t0 = mdk_lin_now_ns();
-	for (unsigned int i = 0; i < o.clients; i++) {
-		j[i] = (struct sjob){ .s = s,
-				      .o = &o,
-				      .idx = i,
-				      .cap = o.ops,
-				      .stop = &stop,
-				      .end_ns =
-					      t0 + o.seconds * 1000000000ULL };
-		j[i].log = calloc(o.ops, sizeof(*j[i].log));
-		pthread_create(&j[i].th, NULL, stress_client, &j[i]);
-	}
-	/* Crash nodes (fail devices) one after the other, mid-run. */
-	for (unsigned int k = 0; k < o.crash_nodes; k++) {
+	*proto = plist[0];
+	return 0;
+}
+
+/*
+ * Crash nodes (fail devices) one after the other, mid-run: the k-th once
+ * k+1 of crash_nodes+2 parts of the operations or of the time have gone.
+ * Returns how many were crashed.
+ */
+static unsigned int crash_midrun(const struct opts *o, struct cluster *cl,
+				 const struct sjob *j, uint64_t t0)
+{
+	unsigned int crashed = 0;
+
+	for (unsigned int k = 0; k < o->crash_nodes; k++) {
 		size_t done;
+		int ret;
 
 		do {
 			usleep(2000);
 			done = 0;
-			for (unsigned int i = 0; i < o.clients; i++)
+			for (unsigned int i = 0; i < o->clients; i++)
 				done += __atomic_load_n(&j[i].nlog,
 							__ATOMIC_RELAXED);
-		} while (done < (size_t)o.clients * o.ops * (k + 1) /
-					 (o.crash_nodes + 2) &&
-			 mdk_lin_now_ns() - t0 < o.seconds * 1000000000ULL *
+		} while (done < (size_t)o->clients * o->ops * (k + 1) /
+					 (o->crash_nodes + 2) &&
+			 mdk_lin_now_ns() - t0 < o->seconds * 1000000000ULL *
 							 (k + 1) /
-							 (o.crash_nodes + 2));
-		ret = fail_node(&o, &cl, 2 * k % o.replicas);
+							 (o->crash_nodes + 2));
+		ret = fail_node(o, cl, 2 * k % o->replicas);
 		if (ret)
 			fprintf(stderr, "mdkctl swarm: failing node %u: %s\n",
-				2 * k % o.replicas, strerror(-ret));
+				2 * k % o->replicas, strerror(-ret));
 		else
 			crashed++;
 	}
-	for (unsigned int i = 0; i < o.clients; i++)
-		pthread_join(j[i].th, NULL);
+	return crashed;
+}
 
-	all = calloc((size_t)o.clients * o.ops + o.keys, sizeof(*all));
-	for (unsigned int i = 0; i < o.clients; i++) {
-		memcpy(all + n, j[i].log, j[i].nlog * sizeof(*all));
-		n += j[i].nlog;
-		free(j[i].log);
+/* Every client's log in one history, with room for the final reads. */
+static struct mdk_lin_op *merge_logs(const struct opts *o, const struct sjob *j,
+				     size_t *n)
+{
+	struct mdk_lin_op *all;
+
+	*n = 0;
+	all = calloc((size_t)o->clients * o->ops + o->keys, sizeof(*all));
+	for (unsigned int i = 0; all && i < o->clients; i++) {
+		memcpy(all + *n, j[i].log, j[i].nlog * sizeof(*all));
+		*n += j[i].nlog;
 	}
-	free(j);
-	ret = 0;
+	return all;
+}
+
+/* Read every key once more, after the run, into the history. */
+static int final_reads(struct mdk_swarm *s, const struct opts *o,
+		       struct mdk_lin_op *all, size_t *n)
+{
+	struct mdk_swarm_client *fin;
+	char err[256];
+	int ret = 0;
+
 	fin = mdk_swarm_client_new(s, err, sizeof(err));
 	if (!fin) {
 		fprintf(stderr, "mdkctl swarm: final reads: %s\n", err);
-		ret = 1;
+		return 1;
 	}
-	for (uint64_t k = 0; fin && k < o.keys; k++) {
-		struct mdk_lin_op *op = &all[n++];
+	for (uint64_t k = 0; k < o->keys; k++) {
+		struct mdk_lin_op *op = &all[(*n)++];
 		char key[32], val[4096];
 		size_t vlen = sizeof(val);
 		int r;
 
 		op->key = k;
 		op->kind = MDK_LIN_GET;
-		op->client = o.clients;
+		op->client = o->clients;
 		op->call_ns = mdk_lin_now_ns();
 		r = mdk_swarm_get(fin, key, key_of(key, sizeof(key), k), val,
 				  &vlen);
@@ -1210,39 +1384,117 @@ static int cmd_stress(int argc, char **argv)
 		}
 	}
 	mdk_swarm_client_destroy(fin);
+	return ret;
+}
+
+/* The verdict, as text or JSON; 1 when not linearizable. */
+static int print_stress(const struct opts *o, const struct mdk_swarm *s,
+			enum mdk_swarm_proto proto, unsigned int crashed,
+			size_t n, const struct mdk_lin_report *rep)
+{
+	if (o->json) {
+		struct json_object *out = json_object_new_object();
+
+		mdkd_json_add_str(out, "protocol", mdk_swarm_proto_name(proto));
+		mdkd_json_add_u64(out, "nodes", o->replicas);
+		mdkd_json_add_u64(out, "crashed", crashed);
+		mdkd_json_add_u64(out, "clients", o->clients);
+		mdkd_json_add_u64(out, "keys", o->keys);
+		mdkd_json_add_u64(out, "ops", n);
+		mdkd_json_add_u64(out, "configurations", rep->explored);
+		mdkd_json_add_bool(out, "linearizable", rep->linearizable);
+		json_add_store_opts(out, s);
+		if (mdkd_json_emit(out))
+			return 1;
+	} else {
+		printf("%s: %u nodes (%u crashed), %u clients, %u keys: %zu operations, %s%s%s\n",
+		       mdk_swarm_proto_name(proto), o->replicas, crashed,
+		       o->clients, o->keys, n,
+		       rep->linearizable ? "linearizable" :
+					   "NOT linearizable: ",
+		       rep->linearizable ? "" : rep->msg, "");
+	}
+	return rep->linearizable ? 0 : 1;
+}
+
+/*
+ * Run the clients with nodes crashing mid-run, then the final reads, and
+ * check the history.  Returns the exit code.
+ */
+static int stress_run(struct mdk_swarm *s, const struct opts *o,
+		      enum mdk_swarm_proto proto, struct cluster *cl)
+{
+	struct mdk_lin_report rep;
+	struct mdk_lin_op *all;
+	volatile int stop = 0;
+	unsigned int crashed;
+	struct sjob *j;
+	size_t n;
+	uint64_t t0;
+	int ret;
+
+	t0 = mdk_lin_now_ns();
+	j = sjobs_new(s, o, &stop, t0 + o->seconds * 1000000000ULL);
+	if (!j) {
+		fprintf(stderr, "mdkctl swarm: %u clients' logs: %s\n",
+			o->clients, strerror(ENOMEM));
+		return 1;
+	}
+	ret = sjobs_start(j, o->clients, &stop);
+	if (ret) {
+		fprintf(stderr, "mdkctl swarm: starting a client thread: %s\n",
+			strerror(-ret));
+		sjobs_free(j, o->clients);
+		return 1;
+	}
+	crashed = crash_midrun(o, cl, j, t0);
+	for (unsigned int i = 0; i < o->clients; i++)
+		pthread_join(j[i].th, NULL);
+	all = merge_logs(o, j, &n);
+	sjobs_free(j, o->clients);
+	if (!all) {
+		fprintf(stderr, "mdkctl swarm: history: %s\n",
+			strerror(ENOMEM));
+		return 1;
+	}
+	ret = final_reads(s, o, all, &n);
 	if (!ret && mdk_lincheck(all, n, 1000000000ULL, &rep)) {
 		fprintf(stderr, "mdkctl swarm: checker: %s\n", rep.msg);
 		ret = 1;
 	}
-	if (!ret) {
-		if (o.json) {
-			struct json_object *out = json_object_new_object();
-
-			mdkd_json_add_str(out, "protocol",
-					  mdk_swarm_proto_name(so.proto));
-			mdkd_json_add_u64(out, "nodes", o.replicas);
-			mdkd_json_add_u64(out, "crashed", crashed);
-			mdkd_json_add_u64(out, "clients", o.clients);
-			mdkd_json_add_u64(out, "keys", o.keys);
-			mdkd_json_add_u64(out, "ops", n);
-			mdkd_json_add_u64(out, "configurations", rep.explored);
-			mdkd_json_add_bool(out, "linearizable",
-					   rep.linearizable);
-			ret = mdkd_json_emit(out) ? 1 : 0;
-		} else {
-			printf("%s: %u nodes (%u crashed), %u clients, %u keys: %zu operations, %s%s%s\n",
-			       mdk_swarm_proto_name(so.proto), o.replicas,
-			       crashed, o.clients, o.keys, n,
-			       rep.linearizable ? "linearizable" :
-						  "NOT linearizable: ",
-			       rep.linearizable ? "" : rep.msg, "");
-		}
-		if (!rep.linearizable)
-			ret = 1;
-	}
-	if (crashed < o.crash_nodes)
+	if (!ret)
+		ret = print_stress(o, s, proto, crashed, n, &rep);
+	if (crashed < o->crash_nodes)
 		ret = 1;
 	free(all);
+	return ret;
+}
+
+static int cmd_stress(int argc, char **argv)
+{
+	struct mdk_swarm_opts so = { 0 };
+	struct mdk_swarm *s;
+	struct cluster cl;
+	struct opts o;
+	char err[256];
+	bool done;
+	int ret;
+
+	ret = parse_stress(argc, argv, &o, &so.proto, &done);
+	if (ret || done)
+		return ret;
+	so.capacity = o.keys;
+	so.max_clients = o.clients + 1;
+	if (cluster_new(&cl, &o, o.replicas, mdk_swarm_node_bytes(&so)))
+		return 1;
+	cluster_set_rtt(&cl, o.rtt_ns, o.cmm_mp && !o.rtt_set);
+	s = mdk_swarm_format(cl.node, o.replicas, &so, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "mdkctl swarm: %s\n", err);
+		cluster_free(&cl);
+		return 1;
+	}
+	ret = stress_run(s, &o, so.proto, &cl);
 	mdk_swarm_destroy(s);
 	cluster_free(&cl);
 	return ret;

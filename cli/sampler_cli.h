@@ -55,15 +55,15 @@ struct sampler_cli {
 int sampler_cli_option(struct sampler_cli *c, int opt, const char *arg);
 
 /* Those options' getopt_long() entries, for both commands' tables. */
-#define SAMPLER_CLI_LONG_OPTIONS                               \
-	{ "window", required_argument, NULL, 'w' },            \
-		{ "tier-node", required_argument, NULL, 't' }, \
-		{ "no-flush", no_argument, NULL, 'F' },        \
-		{ "procs", required_argument, NULL, 'p' },     \
-		{ "verbose", no_argument, NULL, 'v' },         \
-	{                                                      \
-		"help", no_argument, NULL, 'h'                 \
-	}
+/* clang-format off */
+#define SAMPLER_CLI_LONG_OPTIONS				\
+	{ "window", required_argument, NULL, 'w' },		\
+	{ "tier-node", required_argument, NULL, 't' },		\
+	{ "no-flush", no_argument, NULL, 'F' },			\
+	{ "procs", required_argument, NULL, 'p' },		\
+	{ "verbose", no_argument, NULL, 'v' },			\
+	{ "help", no_argument, NULL, 'h' }
+/* clang-format on */
 
 /*
  * sampler_cli_args() - take the target: the one argument left after the

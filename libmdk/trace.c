@@ -1063,19 +1063,194 @@ truncated:
 }
 
 /* Read the next block into r->pend; 0 when the blocks ended. */
-static int rd_block(struct mdk_trace_reader *r, char *err, size_t errlen)
+/* A block header as read, with the bytes its checksum covers. */
+struct blk_hdr {
+	uint8_t raw[20];
+	uint32_t magic, window, count, bytes, flags, stored;
+};
+
+static void blk_parse(const uint8_t *h, struct blk_hdr *bh)
 {
-	const uint8_t *h, *p;
-	uint64_t boff = r->pos;
-	uint32_t magic, window, count, bytes, flags, c;
-	ssize_t n;
+	memcpy(bh->raw, h, sizeof(bh->raw));
+	bh->magic = mdk__get32(h);
+	bh->window = mdk__get32(h + 4);
+	bh->count = mdk__get32(h + 8);
+	bh->bytes = mdk__get32(h + 12);
+	bh->flags = mdk__get32(h + 16);
+	bh->stored = mdk__get32(h + 20);
+}
+
+/* The header on its own: magic, flags, sizes, window number. */
+static int blk_check_fields(struct mdk_trace_reader *r, uint64_t boff,
+			    const struct blk_hdr *bh, char *err, size_t errlen)
+{
+	if (bh->magic != BLK_MAGIC)
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: expected a block (\"MDKB\"), found 0x%08x",
+			(unsigned long long)boff, bh->magic);
+	if (bh->flags & ~BLK_F_CONT)
+		return rd_fail(r, err, errlen, -EBADMSG,
+			       "offset %llu: unknown block flags 0x%x",
+			       (unsigned long long)boff + 16, bh->flags);
+	if (bh->count > MAX_BLOCK_IDS || bh->bytes > MAX_PAYLOAD ||
+	    bh->bytes < bh->count || bh->bytes > 10ull * bh->count)
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: block of window %u: %u page ids in %u bytes is impossible (expected 1 to 10 bytes an id, at most %u ids)",
+			(unsigned long long)boff, bh->window, bh->count,
+			bh->bytes, MAX_BLOCK_IDS);
+	if (bh->window > MDK_TRACE_MAX_WINDOW)
+		return rd_fail(r, err, errlen, -EBADMSG,
+			       "offset %llu: window %u is above the maximum %u",
+			       (unsigned long long)boff + 4, bh->window,
+			       MDK_TRACE_MAX_WINDOW);
+	return 0;
+}
+
+/* The block's window against the previous block's. */
+static int blk_check_order(struct mdk_trace_reader *r, uint64_t boff,
+			   const struct blk_hdr *bh, char *err, size_t errlen)
+{
+	uint32_t window = bh->window;
+
+	if (bh->flags & BLK_F_CONT) {
+		if (!r->started || window != r->window)
+			return rd_fail(
+				r, err, errlen, -EBADMSG,
+				"offset %llu: block continues window %u but the previous block was %s%u",
+				(unsigned long long)boff, window,
+				r->started ? "of window " : "none, ",
+				r->started ? r->window : 0);
+	} else if (r->started && window <= r->window) {
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: window %u after window %u: windows out of order (expected a window above %u)",
+			(unsigned long long)boff, window, r->window, r->window);
+	} else if (window - (r->started ? r->window : 0) > MAX_GAP) {
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: window %u after window %u: a gap of more than %u empty windows is taken for corruption",
+			(unsigned long long)boff, window,
+			r->started ? r->window : 0, MAX_GAP);
+	}
+	return 0;
+}
+
+/* The payload into @p, checked against the header's checksum. */
+static int blk_read_payload(struct mdk_trace_reader *r, uint64_t boff,
+			    const struct blk_hdr *bh, const uint8_t **p,
+			    char *err, size_t errlen)
+{
+	ssize_t n = rd_get(r, bh->bytes, p);
+	uint32_t c;
+
+	if (n < 0)
+		return rd_fail(r, err, errlen, (int)n, "offset %llu: read: %s",
+			       (unsigned long long)boff, strerror((int)-n));
+	if ((uint32_t)n < bh->bytes)
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: truncated block of window %u: payload needs %u bytes, file has %zd",
+			(unsigned long long)boff, bh->window, bh->bytes, n);
+	c = crc(crc(0, bh->raw, sizeof(bh->raw)), *p, bh->bytes);
+	if (c != bh->stored)
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: bad checksum in block of window %u (stored 0x%08x, computed 0x%08x)",
+			(unsigned long long)boff, bh->window, bh->stored, c);
+	return 0;
+}
+
+/* A new window: it must be the next the index lists. */
+static int rd_window_begins(struct mdk_trace_reader *r, uint64_t boff,
+			    uint32_t window, char *err, size_t errlen)
+{
+	if (r->info.indexed &&
+	    (r->next_idx >= r->nidx || r->idx[r->next_idx].window != window ||
+	     r->idx[r->next_idx].offset != boff))
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: window %u is not where the index puts its entry %u",
+			(unsigned long long)boff, window, r->next_idx);
+	if (r->info.indexed && r->next_idx &&
+	    r->idx[r->next_idx - 1].count != r->win_count)
+		return rd_fail(
+			r, err, errlen, -EBADMSG,
+			"offset %llu: window %u has %u page ids, the index says %u",
+			(unsigned long long)boff, r->window, r->win_count,
+			r->idx[r->next_idx - 1].count);
+	r->next_idx++;
+	r->have_last = false;
+	r->win_count = 0;
+	return 0;
+}
+
+/* Room for @count ids (and their pages, with a page map). */
+static int rd_reserve_ids(struct mdk_trace_reader *r, uint32_t count, char *err,
+			  size_t errlen)
+{
+	size_t ncap;
+	uint64_t *ids;
+
+	if (count <= r->idcap)
+		return 0;
+	ncap = MDK_MAX((size_t)count, r->idcap * 2);
+	ids = realloc(r->ids, ncap * sizeof(*ids));
+	if (!ids)
+		return rd_fail(r, err, errlen, -ENOMEM, "out of memory");
+	r->ids = ids;
+	if (r->pm) {
+		uint32_t *pg = realloc(r->pages, ncap * sizeof(*pg));
+
+		if (!pg)
+			return rd_fail(r, err, errlen, -ENOMEM,
+				       "out of memory");
+		r->pages = pg;
+	}
+	r->idcap = ncap;
+	return 0;
+}
+
+/* Decode the payload and leave its ids pending; returns 1, or an error. */
+static int rd_block_ids(struct mdk_trace_reader *r, uint64_t boff,
+			const struct blk_hdr *bh, const uint8_t *p, char *err,
+			size_t errlen)
+{
+	uint32_t count = bh->count;
 	int ret;
 
-	if (r->info.indexed && r->seekable && boff == r->idx_off) {
-		r->blocks_done = true;
-		return rd_check_end(r, err, errlen);
+	r->window = bh->window;
+	r->started = true;
+	ret = rd_decode(r, p, bh->bytes, count, boff, err, errlen);
+	if (ret)
+		return ret;
+	if (r->pm && count) {
+		ret = mdk__pagemap_map(r->pm, r->ids, count, r->pages);
+		if (ret)
+			return rd_fail(r, err, errlen, ret,
+				       "offset %llu: too many distinct pages",
+				       (unsigned long long)boff);
 	}
-	n = rd_get(r, BLK_BYTES, &h);
+	r->win_count += count;
+	r->records += count;
+	r->pend.window = bh->window;
+	r->pend.n = count;
+	r->pend.ids = r->ids;
+	r->pend.pages = r->pm ? r->pages : NULL;
+	r->pend.offset = boff;
+	r->pend.window_end = false;
+	r->pending = true;
+	return 1;
+}
+
+/*
+ * Where the blocks end instead of a header in the @n bytes at @h: 1 when
+ * a header follows, else what rd_block() returns.
+ */
+static int rd_blocks_end(struct mdk_trace_reader *r, uint64_t boff,
+			 const uint8_t *h, ssize_t n, char *err, size_t errlen)
+{
 	if (n < 0)
 		return rd_fail(r, err, errlen, (int)n, "offset %llu: read: %s",
 			       (unsigned long long)boff, strerror((int)-n));
@@ -1103,136 +1278,39 @@ static int rd_block(struct mdk_trace_reader *r, char *err, size_t errlen)
 			(unsigned long long)boff, BLK_BYTES,
 			r->info.indexed || r->seekable ? "" : " or the index",
 			n);
-	magic = mdk__get32(h);
-	window = mdk__get32(h + 4);
-	count = mdk__get32(h + 8);
-	bytes = mdk__get32(h + 12);
-	flags = mdk__get32(h + 16);
-	if (magic != BLK_MAGIC)
-		return rd_fail(
-			r, err, errlen, -EBADMSG,
-			"offset %llu: expected a block (\"MDKB\"), found 0x%08x",
-			(unsigned long long)boff, magic);
-	if (flags & ~BLK_F_CONT)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: unknown block flags 0x%x",
-			       (unsigned long long)boff + 16, flags);
-	if (count > MAX_BLOCK_IDS || bytes > MAX_PAYLOAD || bytes < count ||
-	    bytes > 10ull * count)
-		return rd_fail(
-			r, err, errlen, -EBADMSG,
-			"offset %llu: block of window %u: %u page ids in %u bytes is impossible (expected 1 to 10 bytes an id, at most %u ids)",
-			(unsigned long long)boff, window, count, bytes,
-			MAX_BLOCK_IDS);
-	if (window > MDK_TRACE_MAX_WINDOW)
-		return rd_fail(r, err, errlen, -EBADMSG,
-			       "offset %llu: window %u is above the maximum %u",
-			       (unsigned long long)boff + 4, window,
-			       MDK_TRACE_MAX_WINDOW);
-	if (flags & BLK_F_CONT) {
-		if (!r->started || window != r->window)
-			return rd_fail(
-				r, err, errlen, -EBADMSG,
-				"offset %llu: block continues window %u but the previous block was %s%u",
-				(unsigned long long)boff, window,
-				r->started ? "of window " : "none, ",
-				r->started ? r->window : 0);
-	} else if (r->started && window <= r->window) {
-		return rd_fail(
-			r, err, errlen, -EBADMSG,
-			"offset %llu: window %u after window %u: windows out of order (expected a window above %u)",
-			(unsigned long long)boff, window, r->window, r->window);
-	} else if (window - (r->started ? r->window : 0) > MAX_GAP) {
-		return rd_fail(
-			r, err, errlen, -EBADMSG,
-			"offset %llu: window %u after window %u: a gap of more than %u empty windows is taken for corruption",
-			(unsigned long long)boff, window,
-			r->started ? r->window : 0, MAX_GAP);
+	return 1;
+}
+
+static int rd_block(struct mdk_trace_reader *r, char *err, size_t errlen)
+{
+	const uint8_t *h, *p;
+	uint64_t boff = r->pos;
+	struct blk_hdr bh;
+	ssize_t n;
+	int ret;
+
+	if (r->info.indexed && r->seekable && boff == r->idx_off) {
+		r->blocks_done = true;
+		return rd_check_end(r, err, errlen);
 	}
+	n = rd_get(r, BLK_BYTES, &h);
+	ret = rd_blocks_end(r, boff, h, n, err, errlen);
+	if (ret != 1)
+		return ret;
 	/* Copy what the checksum covers before rd_get() moves the buffer. */
-	{
-		uint8_t hc[20];
-		uint32_t stored = mdk__get32(h + 20);
-
-		memcpy(hc, h, 20);
-		n = rd_get(r, bytes, &p);
-		if (n < 0)
-			return rd_fail(r, err, errlen, (int)n,
-				       "offset %llu: read: %s",
-				       (unsigned long long)boff,
-				       strerror((int)-n));
-		if ((uint32_t)n < bytes)
-			return rd_fail(
-				r, err, errlen, -EBADMSG,
-				"offset %llu: truncated block of window %u: payload needs %u bytes, file has %zd",
-				(unsigned long long)boff, window, bytes, n);
-		c = crc(crc(0, hc, 20), p, bytes);
-		if (c != stored)
-			return rd_fail(
-				r, err, errlen, -EBADMSG,
-				"offset %llu: bad checksum in block of window %u (stored 0x%08x, computed 0x%08x)",
-				(unsigned long long)boff, window, stored, c);
-	}
-	if (!(flags & BLK_F_CONT)) {
-		/* A new window: it must be the next the index lists. */
-		if (r->info.indexed && (r->next_idx >= r->nidx ||
-					r->idx[r->next_idx].window != window ||
-					r->idx[r->next_idx].offset != boff))
-			return rd_fail(
-				r, err, errlen, -EBADMSG,
-				"offset %llu: window %u is not where the index puts its entry %u",
-				(unsigned long long)boff, window, r->next_idx);
-		if (r->info.indexed && r->next_idx &&
-		    r->idx[r->next_idx - 1].count != r->win_count)
-			return rd_fail(
-				r, err, errlen, -EBADMSG,
-				"offset %llu: window %u has %u page ids, the index says %u",
-				(unsigned long long)boff, r->window,
-				r->win_count, r->idx[r->next_idx - 1].count);
-		r->next_idx++;
-		r->have_last = false;
-		r->win_count = 0;
-	}
-	if (count > r->idcap) {
-		size_t ncap = MDK_MAX((size_t)count, r->idcap * 2);
-		uint64_t *ids = realloc(r->ids, ncap * sizeof(*ids));
-
-		if (!ids)
-			return rd_fail(r, err, errlen, -ENOMEM,
-				       "out of memory");
-		r->ids = ids;
-		if (r->pm) {
-			uint32_t *pg = realloc(r->pages, ncap * sizeof(*pg));
-
-			if (!pg)
-				return rd_fail(r, err, errlen, -ENOMEM,
-					       "out of memory");
-			r->pages = pg;
-		}
-		r->idcap = ncap;
-	}
-	r->window = window;
-	r->started = true;
-	ret = rd_decode(r, p, bytes, count, boff, err, errlen);
+	blk_parse(h, &bh);
+	ret = blk_check_fields(r, boff, &bh, err, errlen);
+	if (!ret)
+		ret = blk_check_order(r, boff, &bh, err, errlen);
+	if (!ret)
+		ret = blk_read_payload(r, boff, &bh, &p, err, errlen);
+	if (!ret && !(bh.flags & BLK_F_CONT))
+		ret = rd_window_begins(r, boff, bh.window, err, errlen);
+	if (!ret)
+		ret = rd_reserve_ids(r, bh.count, err, errlen);
 	if (ret)
 		return ret;
-	if (r->pm && count) {
-		ret = mdk__pagemap_map(r->pm, r->ids, count, r->pages);
-		if (ret)
-			return rd_fail(r, err, errlen, ret,
-				       "offset %llu: too many distinct pages",
-				       (unsigned long long)boff);
-	}
-	r->win_count += count;
-	r->records += count;
-	r->pend.window = window;
-	r->pend.n = count;
-	r->pend.ids = r->ids;
-	r->pend.pages = r->pm ? r->pages : NULL;
-	r->pend.offset = boff;
-	r->pend.window_end = false;
-	r->pending = true;
-	return 1;
+	return rd_block_ids(r, boff, &bh, p, err, errlen);
 }
 
 /* Does the block after the current one continue its window? */

@@ -236,14 +236,6 @@ struct sw_cand *sw_view_max(struct sw_view *v, const uint64_t *drop,
 	return best;
 }
 
-struct sw_cand *sw_view_find(struct sw_view *v, uint64_t id)
-{
-	for (unsigned int k = 0; k < v->ncand; k++)
-		if (v->cand[k].id == id)
-			return &v->cand[k];
-	return NULL;
-}
-
 /*
  * The value of candidate @cd: from an in-place copy of the view, else from
  * the out-of-place buffers the words point at (one round).  The entry is
@@ -391,6 +383,27 @@ void sw_add_inplace(struct mdk_swarm_client *c, struct sw_kent *ke,
 				  sw_meta(c->s, ke->way[i]) +
 					  c->s->h.inplace_off,
 				  img, c->s->h.cell_size);
+}
+
+/*
+ * The key bytes of a way claimed by this client go out with its first
+ * write there (a claim and the key bytes cannot share a round: a failed
+ * CAS would not stop the write).
+ */
+void sw_add_keybytes(struct mdk_swarm_client *c, struct sw_kent *ke)
+{
+	for (unsigned int i = 0; i < c->s->n; i++)
+		if (ke->way[i] >= 0 && ke->key_todo[i])
+			sw_add_wr(c, i,
+				  sw_meta(c->s, ke->way[i]) + c->s->h.key_off,
+				  c->keyimg, 8 + c->s->h.key_size);
+}
+
+void sw_keybytes_done(struct mdk_swarm_client *c, struct sw_kent *ke)
+{
+	for (unsigned int i = 0; i < c->s->n; i++)
+		if (c->b[i].answered)
+			ke->key_todo[i] = 0;
 }
 
 /*

@@ -248,6 +248,7 @@ static inline uint64_t sw_mword(const struct mdk_swarm *s, const void *meta,
 	return p[cid * SW_NWORDS + w];
 }
 
+/* entry.c: value images and the hash; calls no other file of the store. */
 uint64_t sw_csum(uint64_t tag, const struct sw_entry *e, size_t vwords);
 uint64_t sw_hash(const void *buf, size_t len, uint64_t seed);
 void sw_entry_fill(const struct mdk_swarm *s, uint64_t tag, uint64_t *img,
@@ -285,7 +286,6 @@ void sw_view_build(struct mdk_swarm_client *c, struct sw_kent *ke,
 bool sw_cand_excluded(const struct sw_view *v, const struct sw_cand *cd);
 struct sw_cand *sw_view_max(struct sw_view *v, const uint64_t *drop,
 			    unsigned int ndrop);
-struct sw_cand *sw_view_find(struct sw_view *v, uint64_t id);
 int sw_value_of(struct mdk_swarm_client *c, struct sw_kent *ke,
 		struct sw_view *v, struct sw_cand *cd, void *val, size_t *vlen,
 		uint64_t *img);

@@ -218,6 +218,54 @@ START_TEST(test_kv_client_ids_run_out)
 }
 END_TEST
 
+/* The options a store was formatted with read back, also on attaching. */
+START_TEST(test_kv_opts_read_back)
+{
+	struct mdk_swarm_opts o = { .proto = MDK_SWARM_PROTO_ABD,
+				    .capacity = 48,
+				    .key_size = 24,
+				    .value_size = 40,
+				    .max_clients = 5 };
+	/* Nodes at page-aligned offsets of the memfd, as mmap needs. */
+	uint64_t bytes = (mdk_swarm_node_bytes(&o) + 4095) & ~4095ULL;
+	struct mdk_memnode *n1[3], *n2[3];
+	struct mdk_swarm_opts got[2];
+	struct mdk_swarm *s1, *s2;
+	char err[256];
+	int fd = memfd_create("swarm-opts", 0);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)(3 * bytes)), 0);
+	for (int i = 0; i < 3; i++) {
+		n1[i] = mdk_memnode_new_fd(fd, (off_t)(i * bytes), bytes, err,
+					   sizeof(err));
+		n2[i] = mdk_memnode_new_fd(fd, (off_t)(i * bytes), bytes, err,
+					   sizeof(err));
+		ck_assert_msg(n1[i] && n2[i], "%s", err);
+	}
+	s1 = mdk_swarm_format(n1, 3, &o, err, sizeof(err));
+	ck_assert_msg(s1, "%s", err);
+	s2 = mdk_swarm_attach(n2, 3, err, sizeof(err));
+	ck_assert_msg(s2, "%s", err);
+	mdk_swarm_opts_get(s1, &got[0]);
+	mdk_swarm_opts_get(s2, &got[1]);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(got[k].proto, o.proto);
+		ck_assert_uint_eq(got[k].capacity, o.capacity);
+		ck_assert_uint_eq(got[k].key_size, o.key_size);
+		ck_assert_uint_eq(got[k].value_size, o.value_size);
+		ck_assert_uint_eq(got[k].max_clients, o.max_clients);
+	}
+	mdk_swarm_destroy(s1);
+	mdk_swarm_destroy(s2);
+	for (int i = 0; i < 3; i++) {
+		mdk_memnode_destroy(n1[i]);
+		mdk_memnode_destroy(n2[i]);
+	}
+	close(fd);
+}
+END_TEST
+
 /* Two handles on the same memfd-backed nodes: two hosts sharing segments. */
 START_TEST(test_kv_memfd_attach)
 {
@@ -328,6 +376,7 @@ static Suite *swarm_kv_suite(void)
 	tcase_add_test(tc, test_kv_bad_args);
 	tcase_add_test(tc, test_kv_client_ids_run_out);
 	tcase_add_test(tc, test_kv_memfd_attach);
+	tcase_add_test(tc, test_kv_opts_read_back);
 	tcase_add_test(tc, test_kv_attach_garbage);
 	tcase_add_loop_test(tc, test_kv_node_crash, 0, 2);
 	suite_add_tcase(s, tc);
