@@ -23,11 +23,6 @@ void mdkd_log_set_level(int level)
 	log_level = level;
 }
 
-int mdkd_log_level(void)
-{
-	return log_level;
-}
-
 void mdkd_log(int prio, const char *fmt, ...)
 {
 	char line[1024];

@@ -19,7 +19,6 @@
  */
 void mdkd_log_init(int level, int prefix);
 void mdkd_log_set_level(int level);
-int mdkd_log_level(void);
 
 /* mdkd_log() - print one message at @prio (LOG_ERR ... LOG_DEBUG). */
 void mdkd_log(int prio, const char *fmt, ...)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jsonout.h"
 #include "metrics.h"
 
 const char mdkd_record_header[] =
@@ -34,21 +35,6 @@ const char *mdkd_result_name(int result)
 	}
 }
 
-static void add_u64(struct json_object *o, const char *key, uint64_t v)
-{
-	json_object_object_add(o, key, json_object_new_uint64(v));
-}
-
-static void add_double(struct json_object *o, const char *key, double v)
-{
-	json_object_object_add(o, key, json_object_new_double(v));
-}
-
-static void add_str(struct json_object *o, const char *key, const char *v)
-{
-	json_object_object_add(o, key, json_object_new_string(v));
-}
-
 struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 {
 	struct json_object *o = json_object_new_object(), *psi, *last, *tot,
@@ -59,62 +45,64 @@ struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 
 	if (!o)
 		return NULL;
-	add_str(o, "path", cg->path);
-	add_u64(o, "id", cg->id);
-	add_str(o, "mode", cg->ctl.mode->name);
-	add_str(o, "actuator", cg->act ? cg->act->name : "none");
-	add_str(o, "source", cg->source);
-	add_double(o, "interval_s", cg->set.interval_us / 1e6);
+	mdkd_json_add_str(o, "path", cg->path);
+	mdkd_json_add_u64(o, "id", cg->id);
+	mdkd_json_add_str(o, "mode", cg->ctl.mode->name);
+	mdkd_json_add_str(o, "actuator", cg->act ? cg->act->name : "none");
+	mdkd_json_add_str(o, "source", cg->source);
+	mdkd_json_add_double(o, "interval_s", cg->set.interval_us / 1e6);
 	json_object_object_add(o, "sampled",
 			       json_object_new_boolean(cg->have_sample));
-	add_u64(o, "memory_current", s->current_bytes);
-	add_u64(o, "memory_min", s->min_bytes == UINT64_MAX ? 0 : s->min_bytes);
-	add_u64(o, "memory_swap_current", s->swap_current_bytes);
-	add_u64(o, "floor", iv->floor_bytes);
-	add_u64(o, "anon", s->stat.anon);
-	add_u64(o, "file", s->stat.file);
+	mdkd_json_add_u64(o, "memory_current", s->current_bytes);
+	mdkd_json_add_u64(o, "memory_min",
+			  s->min_bytes == UINT64_MAX ? 0 : s->min_bytes);
+	mdkd_json_add_u64(o, "memory_swap_current", s->swap_current_bytes);
+	mdkd_json_add_u64(o, "floor", iv->floor_bytes);
+	mdkd_json_add_u64(o, "anon", s->stat.anon);
+	mdkd_json_add_u64(o, "file", s->stat.file);
 
 	psi = json_object_new_object();
-	add_double(psi, "some_avg10", s->mem.some.avg10);
-	add_double(psi, "full_avg10", s->mem.full.avg10);
-	add_u64(psi, "some_total_us", s->mem.some.total_us);
-	add_u64(psi, "full_total_us", s->mem.full.total_us);
-	add_u64(psi, "some_delta_us", iv->mem_some_us);
-	add_u64(psi, "full_delta_us", iv->mem_full_us);
-	add_double(psi, "some_interval_pct", iv->mem_some * 100);
-	add_double(psi, "full_interval_pct", iv->mem_full * 100);
-	add_double(psi, "io_some_interval_pct", iv->io_some * 100);
-	add_double(psi, "io_some_avg10", s->io.some.avg10);
+	mdkd_json_add_double(psi, "some_avg10", s->mem.some.avg10);
+	mdkd_json_add_double(psi, "full_avg10", s->mem.full.avg10);
+	mdkd_json_add_u64(psi, "some_total_us", s->mem.some.total_us);
+	mdkd_json_add_u64(psi, "full_total_us", s->mem.full.total_us);
+	mdkd_json_add_u64(psi, "some_delta_us", iv->mem_some_us);
+	mdkd_json_add_u64(psi, "full_delta_us", iv->mem_full_us);
+	mdkd_json_add_double(psi, "some_interval_pct", iv->mem_some * 100);
+	mdkd_json_add_double(psi, "full_interval_pct", iv->mem_full * 100);
+	mdkd_json_add_double(psi, "io_some_interval_pct", iv->io_some * 100);
+	mdkd_json_add_double(psi, "io_some_avg10", s->io.some.avg10);
 	json_object_object_add(o, "psi", psi);
 
 	last = json_object_new_object();
-	add_double(last, "dt_s", iv->dt_us / 1e6);
-	add_str(last, "reason", mdkd_reason_names[cg->dec.reason]);
-	add_u64(last, "want_bytes", cg->dec.want_bytes);
-	add_u64(last, "reclaim_bytes", cg->dec.reclaim_bytes);
-	add_str(last, "result",
-		cg->stats.reclaim_requests ? mdkd_result_name(cg->act_result) :
-					     "none");
-	add_u64(last, "act_us", cg->act_us);
-	add_u64(last, "swapin_bytes", iv->swapin_bytes);
-	add_u64(last, "swapout_bytes", iv->swapout_bytes);
-	add_u64(last, "refaults", iv->refaults);
+	mdkd_json_add_double(last, "dt_s", iv->dt_us / 1e6);
+	mdkd_json_add_str(last, "reason", mdkd_reason_names[cg->dec.reason]);
+	mdkd_json_add_u64(last, "want_bytes", cg->dec.want_bytes);
+	mdkd_json_add_u64(last, "reclaim_bytes", cg->dec.reclaim_bytes);
+	mdkd_json_add_str(last, "result",
+			  cg->stats.reclaim_requests ?
+				  mdkd_result_name(cg->act_result) :
+				  "none");
+	mdkd_json_add_u64(last, "act_us", cg->act_us);
+	mdkd_json_add_u64(last, "swapin_bytes", iv->swapin_bytes);
+	mdkd_json_add_u64(last, "swapout_bytes", iv->swapout_bytes);
+	mdkd_json_add_u64(last, "refaults", iv->refaults);
 	json_object_object_add(o, "last", last);
 
 	tot = json_object_new_object();
-	add_u64(tot, "intervals", cg->stats.intervals);
-	add_u64(tot, "reclaim_requests", cg->stats.reclaim_requests);
-	add_u64(tot, "reclaim_failures", cg->stats.reclaim_failures);
-	add_u64(tot, "reclaimed_bytes", cg->stats.reclaimed_bytes);
-	add_u64(tot, "requested_bytes", cg->stats.requested_bytes);
-	add_u64(tot, "eagain", cg->stats.eagain);
-	add_u64(tot, "ebusy", cg->stats.ebusy);
-	add_u64(tot, "read_errors", cg->stats.read_errors);
-	add_u64(tot, "busy_skips", cg->stats.busy_skips);
-	add_u64(tot, "swapin_bytes", cg->stats.swapin_bytes);
-	add_u64(tot, "swapout_bytes", cg->stats.swapout_bytes);
-	add_u64(tot, "refaults", cg->stats.refaults);
-	add_u64(tot, "backoff_left", cg->ctl.backoff_left);
+	mdkd_json_add_u64(tot, "intervals", cg->stats.intervals);
+	mdkd_json_add_u64(tot, "reclaim_requests", cg->stats.reclaim_requests);
+	mdkd_json_add_u64(tot, "reclaim_failures", cg->stats.reclaim_failures);
+	mdkd_json_add_u64(tot, "reclaimed_bytes", cg->stats.reclaimed_bytes);
+	mdkd_json_add_u64(tot, "requested_bytes", cg->stats.requested_bytes);
+	mdkd_json_add_u64(tot, "eagain", cg->stats.eagain);
+	mdkd_json_add_u64(tot, "ebusy", cg->stats.ebusy);
+	mdkd_json_add_u64(tot, "read_errors", cg->stats.read_errors);
+	mdkd_json_add_u64(tot, "busy_skips", cg->stats.busy_skips);
+	mdkd_json_add_u64(tot, "swapin_bytes", cg->stats.swapin_bytes);
+	mdkd_json_add_u64(tot, "swapout_bytes", cg->stats.swapout_bytes);
+	mdkd_json_add_u64(tot, "refaults", cg->stats.refaults);
+	mdkd_json_add_u64(tot, "backoff_left", cg->ctl.backoff_left);
 	json_object_object_add(o, "totals", tot);
 	if (cg->ctl.mode->status_json) {
 		struct json_object *mode = cg->ctl.mode->status_json(
@@ -131,7 +119,7 @@ struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 		if (mdkd_keys[i].scope != MDKD_SCOPE_CGROUP)
 			continue;
 		mdkd_key_format(&mdkd_keys[i], &cg->set, val, sizeof(val));
-		add_str(set, mdkd_keys[i].name, val);
+		mdkd_json_add_str(set, mdkd_keys[i].name, val);
 	}
 	json_object_object_add(o, "settings", set);
 	return o;
@@ -145,19 +133,21 @@ struct json_object *mdkd_status_json(struct mdkd *d, const char *filter)
 	if (!o)
 		return NULL;
 	dm = json_object_new_object();
-	add_str(dm, "version", MDK_VERSION);
-	add_u64(dm, "pid", (uint64_t)getpid());
-	add_double(dm, "uptime_s", (mdkd_now_us() - d->started_us) / 1e6);
-	add_str(dm, "config", d->config_path ? d->config_path : "defaults");
-	add_str(dm, "cgroup_root", d->cfg->global.cgroup_root);
+	mdkd_json_add_str(dm, "version", MDK_VERSION);
+	mdkd_json_add_u64(dm, "pid", (uint64_t)getpid());
+	mdkd_json_add_double(dm, "uptime_s",
+			     (mdkd_now_us() - d->started_us) / 1e6);
+	mdkd_json_add_str(dm, "config",
+			  d->config_path ? d->config_path : "defaults");
+	mdkd_json_add_str(dm, "cgroup_root", d->cfg->global.cgroup_root);
 	json_object_object_add(dm, "memory_reclaim",
 			       json_object_new_boolean(d->have_reclaim));
-	add_u64(dm, "managed", d->ncgs);
-	add_u64(dm, "flushes", d->ticks);
-	add_u64(dm, "reloads", d->reloads);
-	add_u64(dm, "reload_failures", d->reload_failures);
-	add_str(dm, "last_reload_error", d->last_reload_error);
-	add_u64(dm, "swap_total", d->swap_total);
+	mdkd_json_add_u64(dm, "managed", d->ncgs);
+	mdkd_json_add_u64(dm, "flushes", d->ticks);
+	mdkd_json_add_u64(dm, "reloads", d->reloads);
+	mdkd_json_add_u64(dm, "reload_failures", d->reload_failures);
+	mdkd_json_add_str(dm, "last_reload_error", d->last_reload_error);
+	mdkd_json_add_u64(dm, "swap_total", d->swap_total);
 	json_object_object_add(o, "daemon", dm);
 	cgs = json_object_new_array();
 	for (i = 0; i < d->ncgs; i++)

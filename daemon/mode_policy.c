@@ -46,6 +46,7 @@
 #include <mdk/trace.h>
 
 #include "controller.h"
+#include "jsonout.h"
 #include "log.h"
 #include "manager.h"
 #include "mode_policy.h"
@@ -654,31 +655,16 @@ policy_actuator(const struct mdkd_settings *set)
 
 /* ---- JSON views ---- */
 
-static void add_u64(struct json_object *o, const char *k, uint64_t v)
-{
-	json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
-static void add_double(struct json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_double(v));
-}
-
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, json_object_new_string(v));
-}
-
 static struct json_object *rates_json(const struct mdk_eval_rates *r)
 {
 	struct json_object *o = json_object_new_object();
 
-	add_u64(o, "windows", r->windows);
-	add_u64(o, "promotions", r->promotions);
-	add_u64(o, "accessed", r->accessed);
-	add_double(o, "max_rate", r->max_rate);
-	add_double(o, "mean_rate", r->mean_rate);
-	add_double(o, "p99_rate", r->p99_rate);
+	mdkd_json_add_u64(o, "windows", r->windows);
+	mdkd_json_add_u64(o, "promotions", r->promotions);
+	mdkd_json_add_u64(o, "accessed", r->accessed);
+	mdkd_json_add_double(o, "max_rate", r->max_rate);
+	mdkd_json_add_double(o, "mean_rate", r->mean_rate);
+	mdkd_json_add_double(o, "p99_rate", r->p99_rate);
 	return o;
 }
 
@@ -709,14 +695,14 @@ static void running_json(struct policy_state *st, struct json_object *o)
 	struct mdk_point pt;
 	char err[256];
 
-	add_str(r, "policy", set->policy);
+	mdkd_json_add_str(r, "policy", set->policy);
 	json_object_object_add(r, "auto_tune",
 			       json_object_new_boolean(set->auto_tune));
-	add_double(r, "target_rate", set->target_rate);
-	add_str(r, "reason", mdkd_reason_names[st->why]);
+	mdkd_json_add_double(r, "target_rate", set->target_rate);
+	mdkd_json_add_str(r, "reason", mdkd_reason_names[st->why]);
 	if (st->sel.policy >= 0 && st->eval &&
 	    !mdk_eval_point(st->eval, &st->sel, &pt, err, sizeof(err))) {
-		add_str(r, "setting", st->running);
+		mdkd_json_add_str(r, "setting", st->running);
 		json_object_object_add(r, "tuned",
 				       json_object_new_boolean(st->tuned));
 		json_object_object_add(r, "predicted", point_json(&pt));
@@ -737,17 +723,18 @@ static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
 	if (!st)
 		return NULL;
 	o = json_object_new_object();
-	add_str(o, "backend", mdkd_backend_name(cg->set.backend));
-	add_double(o, "window_s", cg->set.window_us / 1e6);
+	mdkd_json_add_str(o, "backend", mdkd_backend_name(cg->set.backend));
+	mdkd_json_add_double(o, "window_s", cg->set.window_us / 1e6);
 	if (st->tier_node >= 0)
 		json_object_object_add(o, "tier_node",
 				       json_object_new_int(st->tier_node));
 	running_json(st, o);
 	if (st->eval) {
-		add_u64(o, "windows", mdk_eval_windows(st->eval));
-		add_u64(o, "horizon", mdk_eval_capacity(st->eval));
-		add_u64(o, "pages_tracked", mdk_eval_pages(st->eval));
-		add_u64(o, "evaluator_bytes", mdk_eval_memory(st->eval));
+		mdkd_json_add_u64(o, "windows", mdk_eval_windows(st->eval));
+		mdkd_json_add_u64(o, "horizon", mdk_eval_capacity(st->eval));
+		mdkd_json_add_u64(o, "pages_tracked", mdk_eval_pages(st->eval));
+		mdkd_json_add_u64(o, "evaluator_bytes",
+				  mdk_eval_memory(st->eval));
 		mdk_eval_rates(st->eval, &m, &a);
 		json_object_object_add(o, "measured", rates_json(&m));
 		json_object_object_add(o, "acted", rates_json(&a));
@@ -756,41 +743,42 @@ static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
 		const struct mdkd_sampler_window *l = &st->last;
 
 		w = json_object_new_object();
-		add_u64(w, "index", l->index);
-		add_u64(w, "accessed_pages", l->nr_pages);
-		add_u64(w, "procs", l->nr_procs);
-		add_u64(w, "swapin_pages", l->swapin_pages);
-		add_u64(w, "file_refault_pages", l->file_refault_pages);
-		add_u64(w, "promote_pages", l->promote_pages);
-		add_u64(w, "tier_pages", l->tier_pages);
-		add_double(w, "star",
-			   l->nr_pages ?
-				   (double)l->tier_pages / (double)l->nr_pages :
-				   0);
-		add_u64(w, "picked_pages", st->npicked);
-		add_double(w, "sampler_cpu_ms", l->cpu_ns / 1e6);
+		mdkd_json_add_u64(w, "index", l->index);
+		mdkd_json_add_u64(w, "accessed_pages", l->nr_pages);
+		mdkd_json_add_u64(w, "procs", l->nr_procs);
+		mdkd_json_add_u64(w, "swapin_pages", l->swapin_pages);
+		mdkd_json_add_u64(w, "file_refault_pages",
+				  l->file_refault_pages);
+		mdkd_json_add_u64(w, "promote_pages", l->promote_pages);
+		mdkd_json_add_u64(w, "tier_pages", l->tier_pages);
+		mdkd_json_add_double(w, "star",
+				     l->nr_pages ? (double)l->tier_pages /
+							   (double)l->nr_pages :
+						   0);
+		mdkd_json_add_u64(w, "picked_pages", st->npicked);
+		mdkd_json_add_double(w, "sampler_cpu_ms", l->cpu_ns / 1e6);
 		json_object_object_add(o, "last_window", w);
 	}
 	t = json_object_new_object();
-	add_u64(t, "windows", st->tot.windows);
-	add_u64(t, "picked_pages", st->tot.picked);
-	add_u64(t, "out_pages", st->tot.out);
-	add_u64(t, "back_pages", st->tot.back);
-	add_u64(t, "failed_pages", st->tot.failed);
-	add_u64(t, "gone_pages", st->tot.gone);
-	add_u64(t, "denied_pages", st->tot.denied);
-	add_u64(t, "paused_windows", st->tot.paused);
-	add_u64(t, "tune_changes", st->tot.tune_changes);
-	add_u64(t, "forgotten_pages", st->tot.forgotten);
-	add_u64(t, "swap_cache_drops", st->tot.drops);
-	add_u64(t, "swap_cache_drop_bytes", st->tot.drop_bytes);
-	add_u64(t, "swap_cache_freed_bytes", st->tot.drop_freed);
-	add_u64(t, "swap_cache_drops_short", st->tot.drop_short);
-	add_double(t, "swap_cache_drop_s", st->tot.drop_us / 1e6);
-	add_u64(t, "errors", st->tot.errors);
-	add_double(t, "sampler_cpu_s", st->tot.sampler_cpu_ns / 1e9);
+	mdkd_json_add_u64(t, "windows", st->tot.windows);
+	mdkd_json_add_u64(t, "picked_pages", st->tot.picked);
+	mdkd_json_add_u64(t, "out_pages", st->tot.out);
+	mdkd_json_add_u64(t, "back_pages", st->tot.back);
+	mdkd_json_add_u64(t, "failed_pages", st->tot.failed);
+	mdkd_json_add_u64(t, "gone_pages", st->tot.gone);
+	mdkd_json_add_u64(t, "denied_pages", st->tot.denied);
+	mdkd_json_add_u64(t, "paused_windows", st->tot.paused);
+	mdkd_json_add_u64(t, "tune_changes", st->tot.tune_changes);
+	mdkd_json_add_u64(t, "forgotten_pages", st->tot.forgotten);
+	mdkd_json_add_u64(t, "swap_cache_drops", st->tot.drops);
+	mdkd_json_add_u64(t, "swap_cache_drop_bytes", st->tot.drop_bytes);
+	mdkd_json_add_u64(t, "swap_cache_freed_bytes", st->tot.drop_freed);
+	mdkd_json_add_u64(t, "swap_cache_drops_short", st->tot.drop_short);
+	mdkd_json_add_double(t, "swap_cache_drop_s", st->tot.drop_us / 1e6);
+	mdkd_json_add_u64(t, "errors", st->tot.errors);
+	mdkd_json_add_double(t, "sampler_cpu_s", st->tot.sampler_cpu_ns / 1e9);
 	json_object_object_add(o, "totals", t);
-	add_str(o, "error", st->last_error);
+	mdkd_json_add_str(o, "error", st->last_error);
 	return o;
 }
 
@@ -815,22 +803,23 @@ static struct json_object *policy_live_json(struct mdkd_cgroup *cg, void *state,
 		return NULL;
 	}
 	o = json_object_new_object();
-	add_str(o, "cgroup", cg->path);
-	add_str(o, "backend", mdkd_backend_name(set->backend));
-	add_double(o, "window_s", set->window_us / 1e6);
-	add_u64(o, "horizon", mdk_eval_capacity(st->eval));
-	add_u64(o, "lo", lo);
-	add_u64(o, "hi", hi);
-	add_u64(o, "windows", hi - lo + 1);
-	add_str(o, "savings", "occupancy");
-	add_double(o, "target_rate", set->target_rate);
+	mdkd_json_add_str(o, "cgroup", cg->path);
+	mdkd_json_add_str(o, "backend", mdkd_backend_name(set->backend));
+	mdkd_json_add_double(o, "window_s", set->window_us / 1e6);
+	mdkd_json_add_u64(o, "horizon", mdk_eval_capacity(st->eval));
+	mdkd_json_add_u64(o, "lo", lo);
+	mdkd_json_add_u64(o, "hi", hi);
+	mdkd_json_add_u64(o, "windows", hi - lo + 1);
+	mdkd_json_add_str(o, "savings", "occupancy");
+	mdkd_json_add_double(o, "target_rate", set->target_rate);
 	running_json(st, o);
 	if (st->sel.policy >= 0)
 		have_run =
 			!mdk_eval_point(st->eval, &st->sel, &run, err, errlen);
 	mdk_eval_rates(st->eval, &m, &a);
 	json_object_object_add(o, "measured", rates_json(&m));
-	add_str(o, "measured_source",
+	mdkd_json_add_str(
+		o, "measured_source",
 		st->tier_node >= 0 ?
 			"tier residency of accessed pages (STAR) + NUMA promotions" :
 			"swap-ins + file refaults + NUMA promotions (BPF)");
@@ -855,15 +844,15 @@ static struct json_object *policy_live_json(struct mdkd_cgroup *cg, void *state,
 			return NULL;
 		}
 		mdk_policy_spec(p, spec, sizeof(spec));
-		add_str(po, "policy", mdk_policy_name(p));
-		add_str(po, "spec", spec);
-		add_u64(po, "settings", (uint64_t)n);
+		mdkd_json_add_str(po, "policy", mdk_policy_name(p));
+		mdkd_json_add_str(po, "spec", spec);
+		mdkd_json_add_u64(po, "settings", (uint64_t)n);
 		b = mdk_mpc_best(pts, (size_t)n, set->target_rate);
 		if (b >= 0) {
 			char best[96];
 
 			mdk_policy_format(p, (size_t)b, best, sizeof(best));
-			add_str(po, "best", best);
+			mdkd_json_add_str(po, "best", best);
 			json_object_object_add(po, "best_point",
 					       point_json(&pts[b]));
 			if (!strcmp(mdk_policy_name(p), "opp")) {
@@ -887,12 +876,13 @@ static struct json_object *policy_live_json(struct mdkd_cgroup *cg, void *state,
 
 		hd = json_object_new_object();
 		snprintf(s, sizeof(s), "opp:rho=%g", opp_best.p1);
-		add_str(hd, "opp", s);
-		add_double(hd, "opp_savings", opp_best.savings);
+		mdkd_json_add_str(hd, "opp", s);
+		mdkd_json_add_double(hd, "opp_savings", opp_best.savings);
 		if (have_run) {
-			add_double(hd, "running_savings", run.savings);
-			add_double(hd, "headroom",
-				   opp_best.savings - run.savings);
+			mdkd_json_add_double(hd, "running_savings",
+					     run.savings);
+			mdkd_json_add_double(hd, "headroom",
+					     opp_best.savings - run.savings);
 		}
 	}
 	json_object_object_add(o, "opp_headroom", hd);
