@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "log.h"
 #include "manager.h"
 
@@ -76,28 +77,6 @@ static int high_attach(struct mdkd_cgroup *cg, void *state, char *err,
 	return 0;
 }
 
-/* The entry that says what to put back if we die mid-pulse. */
-static int journal_write(struct mdkd_cgroup *cg, struct high_state *st)
-{
-	char dir[MDKD_PATH_MAX + 16], tmp[sizeof(st->journal) + 8];
-	FILE *f;
-
-	snprintf(dir, sizeof(dir), "%s", mdkd_cgroup_state_dir(cg));
-	mkdir(dir, 0700);
-	snprintf(dir, sizeof(dir), "%s/high-pulse", mdkd_cgroup_state_dir(cg));
-	mkdir(dir, 0700);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", st->journal);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "%s\n%s%s", cg->path, st->orig, st->target);
-	if (fclose(f) || rename(tmp, st->journal)) {
-		unlink(tmp);
-		return -errno;
-	}
-	return 0;
-}
-
 static void high_done(struct mdkd_cgroup *cg, void *state, int res)
 {
 	struct high_state *st = state;
@@ -130,7 +109,8 @@ static int high_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
 	target = cur > bytes ? (cur - bytes) & ~(MDKD_PAGE_SIZE - 1) : 0;
 	st->target_len = (size_t)snprintf(st->target, sizeof(st->target),
 					  "%llu\n", (unsigned long long)target);
-	ret = journal_write(cg, st);
+	ret = mdkd_journal_write(mdkd_cgroup_state_dir(cg), st->journal,
+				 cg->path, st->orig, st->target);
 	if (ret) {
 		/* Without the journal a crash could leave the limit: skip. */
 		log_err("%s: cannot write the journal %s: %s; not pulsing",

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdkd's manager: managed cgroups, the per-interval pipeline on the loop,
- * reloads and runtime settings.  See manager.h for the lifetime rules.
+ * mdkd's manager: the set of managed cgroups (attach, rescan, detach),
+ * signals, reloads, runtime settings and the daemon's life cycle.  The
+ * per-interval pipeline is pipeline.c, the record and Prometheus files
+ * metrics.c, the high-pulse journal journal.c.  See manager.h for the
+ * lifetime rules.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,8 +18,10 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "journal.h"
 #include "log.h"
 #include "manager.h"
+#include "manager_int.h"
 #include "metrics.h"
 #include "notify.h"
 
@@ -25,13 +30,8 @@
 #define MDKD_RING_ENTRIES 1024
 
 static void cg_free(struct mdkd_cgroup *cg);
-static void read_done(struct mdkd_op *op, int res);
-static void act_write_done(struct mdkd_op *op, int res);
-static void record_kick(struct mdkd *d);
-static int record_open(struct mdkd *d);
-static void prom_flush(struct mdkd *d);
 
-static uint64_t now_us(struct mdkd *d)
+uint64_t mgr_now_us(struct mdkd *d)
 {
 	return d->now ? d->now(d->now_data) : mdkd_now_us();
 }
@@ -215,11 +215,11 @@ static struct mdkd_cgroup *cg_attach(struct mdkd *d, const char *path,
 		}
 		cg->reads[i].cg = cg;
 		cg->reads[i].idx = i;
-		cg->reads[i].op.fn = read_done;
+		cg->reads[i].op.fn = mgr_read_done;
 	}
 	for (i = 0; i < MDKD_CG_ACT_OPS; i++) {
 		cg->acts[i].cg = cg;
-		cg->acts[i].op.fn = act_write_done;
+		cg->acts[i].op.fn = mgr_act_write_done;
 	}
 	cg->set = *set;
 	snprintf(cg->source, sizeof(cg->source), "%s", source);
@@ -235,7 +235,7 @@ static struct mdkd_cgroup *cg_attach(struct mdkd *d, const char *path,
 	if (choose_actuator(set, cg->dirfd, &a, err, errlen) ||
 	    act_attach(cg, a, err, errlen))
 		goto err_mode;
-	cg->attached_us = now_us(d);
+	cg->attached_us = mgr_now_us(d);
 	cg->next_due_us = cg->attached_us;
 	return cg;
 
@@ -297,7 +297,7 @@ static int cg_insert(struct mdkd *d, struct mdkd_cgroup *cg)
  * mode, take it off the list; free it now or when its last operation
  * completes.
  */
-static void cg_detach(struct mdkd *d, struct mdkd_cgroup *cg)
+void mgr_cg_detach(struct mdkd *d, struct mdkd_cgroup *cg)
 {
 	long i = cg_index(d, cg->path);
 
@@ -335,7 +335,7 @@ static void cg_detach(struct mdkd *d, struct mdkd_cgroup *cg)
 	d->zombies[d->nzombies++] = cg;
 }
 
-static void cg_op_done(struct mdkd_cgroup *cg)
+void mgr_cg_op_done(struct mdkd_cgroup *cg)
 {
 	struct mdkd *d = cg->d;
 	size_t i;
@@ -352,8 +352,8 @@ static void cg_op_done(struct mdkd_cgroup *cg)
 }
 
 /* Apply new settings to a managed cgroup, keeping controller state. */
-static void cg_update(struct mdkd_cgroup *cg, const struct mdkd_settings *set,
-		      const char *source)
+void mgr_cg_update(struct mdkd_cgroup *cg, const struct mdkd_settings *set,
+		   const char *source)
 {
 	const struct mdkd_mode_ops *old = cg->ctl.mode;
 	const struct mdkd_actuator_ops *a;
@@ -383,9 +383,10 @@ static void cg_update(struct mdkd_cgroup *cg, const struct mdkd_settings *set,
 	}
 	cg->set.mode = cg->ctl.mode;
 	if (mdkd_mode_interval_us(&cg->set) < mdkd_mode_interval_us(&prev) &&
-	    cg->next_due_us > now_us(cg->d) + mdkd_mode_interval_us(&cg->set))
+	    cg->next_due_us >
+		    mgr_now_us(cg->d) + mdkd_mode_interval_us(&cg->set))
 		cg->next_due_us =
-			now_us(cg->d) + mdkd_mode_interval_us(&cg->set);
+			mgr_now_us(cg->d) + mdkd_mode_interval_us(&cg->set);
 	if (cg->ctl.mode == old && old->update)
 		old->update(cg, cg->ctl.mode_state, &prev);
 	if (source != cg->source)
@@ -502,7 +503,7 @@ void mdkd_rescan(struct mdkd *d)
 			log_info(
 				"%s: no longer matches the configuration: released",
 				cg->path);
-			cg_detach(d, cg);
+			mgr_cg_detach(d, cg);
 			continue;
 		}
 		i++;
@@ -523,7 +524,7 @@ void mdkd_rescan(struct mdkd *d)
 				log_notice(
 					"%s: removed and created again: starting afresh",
 					cg->path);
-				cg_detach(d, cg);
+				mgr_cg_detach(d, cg);
 				cg = NULL;
 			}
 		}
@@ -532,430 +533,12 @@ void mdkd_rescan(struct mdkd *d)
 			continue;
 		}
 		effective_settings(d, want[i], &set, src, sizeof(src), NULL);
-		cg_update(cg, &set, src);
+		mgr_cg_update(cg, &set, src);
 	}
 	for (j = 0; j < nwant; j++)
 		free(want[j]);
 	free(want);
-	d->next_rescan_us = now_us(d) + d->cfg->global.rescan_interval_us;
-}
-
-/* ---- the per-interval pipeline ---- */
-
-/* Host swap, for what counts as reclaimable; read at most once a second. */
-static void refresh_swap(struct mdkd *d, uint64_t now)
-{
-	int ret;
-
-	if (d->swap_read_us && now - d->swap_read_us < 1000000)
-		return;
-	ret = mdkd_meminfo_swap(d->cfg->global.proc_root, &d->swap_total,
-				&d->swap_free);
-	if (ret) {
-		d->swap_total = d->swap_free = 0;
-		log_debug("%s/meminfo: %s", d->cfg->global.proc_root,
-			  strerror(-ret));
-	}
-	d->swap_read_us = now;
-}
-
-static void start_read(struct mdkd *d, struct mdkd_cgroup *cg, uint64_t now)
-{
-	int i;
-
-	cg->reading = true;
-	cg->reads_left = 0;
-	cg->read_err = 0;
-	cg->sample.time_us = now;
-	for (i = 0; i < MDKD_CGF_NR; i++) {
-		struct io_uring_sqe *sqe;
-
-		if (cg->fds[i] < 0)
-			continue;
-		sqe = mdkd_loop_sqe(&d->loop, &cg->reads[i].op);
-		if (!sqe) {
-			cg->read_err = -EIO;
-			continue;
-		}
-		/* Offset 0 makes seq_file generate the file afresh. */
-		io_uring_prep_read(sqe, cg->fds[i], cg->bufs[i],
-				   cg->bufsz[i] - 1, 0);
-		cg->reads_left++;
-		cg->inflight++;
-	}
-	d->reading++;
-}
-
-static void record_interval(struct mdkd_cgroup *cg)
-{
-	struct mdkd *d = cg->d;
-
-	if (d->record_fd < 0 || cg->dec.reason == MDKD_R_BASELINE)
-		return;
-	mdkd_record_csv(cg, now_us(d) - d->started_us, &d->record);
-	record_kick(d);
-}
-
-static void decide(struct mdkd *d, struct mdkd_cgroup *cg)
-{
-	const char *bufs[MDKD_CGF_NR];
-	struct mdkd_sample s = cg->sample;
-	char err[256];
-	int i, ret;
-
-	for (i = 0; i < MDKD_CGF_NR; i++) {
-		bufs[i] = cg->fds[i] >= 0 ? cg->bufs[i] : NULL;
-		if (bufs[i])
-			cg->bufs[i][cg->lens[i]] = '\0';
-	}
-	ret = mdkd_cgroup_parse(&s, bufs, cg->lens, err, sizeof(err));
-	if (ret) {
-		cg->stats.read_errors++;
-		log_warn("%s: %s", cg->path, err);
-		return;
-	}
-	s.host_swap_total_bytes = d->swap_total;
-	s.host_swap_free_bytes = d->swap_free;
-	if (cg->ctl.mode->observe)
-		cg->ctl.mode->observe(cg, cg->ctl.mode_state, &s);
-	mdkd_ctl_step(&cg->ctl, &cg->set, &s, &cg->iv, &cg->dec);
-	cg->sample = s;
-	cg->have_sample = true;
-	d->flush_due = true;
-	if (cg->dec.reason == MDKD_R_BASELINE)
-		return;
-	cg->stats.intervals++;
-	cg->stats.swapin_bytes += cg->iv.swapin_bytes;
-	cg->stats.swapout_bytes += cg->iv.swapout_bytes;
-	cg->stats.refaults += cg->iv.refaults;
-	log_debug(
-		"%s: current %llu floor %llu psi some %.4f%% io %.4f%%: %s %llu",
-		cg->path, (unsigned long long)s.current_bytes,
-		(unsigned long long)cg->iv.floor_bytes, cg->iv.mem_some * 100,
-		cg->iv.io_some * 100, mdkd_reason_names[cg->dec.reason],
-		(unsigned long long)cg->dec.reclaim_bytes);
-	if (!cg->dec.reclaim_bytes || !cg->act) {
-		record_interval(cg);
-		return;
-	}
-	cg->acting = true;
-	cg->act_bytes = cg->dec.reclaim_bytes;
-	cg->act_start_us = now_us(d);
-	cg->stats.reclaim_requests++;
-	cg->stats.requested_bytes += cg->act_bytes;
-	ret = cg->act->apply(cg, cg->act_state, cg->act_bytes, cg->dec.pages);
-	if (ret < 0)
-		mdkd_cgroup_act_done(cg, ret);
-}
-
-static void read_done(struct mdkd_op *op, int res)
-{
-	struct mdkd_cg_op *r = (struct mdkd_cg_op *)op;
-	struct mdkd_cgroup *cg = r->cg;
-	struct mdkd *d = cg->d;
-
-	if (res < 0) {
-		if (!cg->read_err) {
-			cg->read_err = res;
-			cg->read_err_file = r->idx;
-		}
-	} else if ((size_t)res >= cg->bufsz[r->idx] - 1) {
-		/* Maybe cut short: a larger buffer from the next interval. */
-		char *p = realloc(cg->bufs[r->idx], 2 * cg->bufsz[r->idx]);
-
-		if (p) {
-			cg->bufs[r->idx] = p;
-			cg->bufsz[r->idx] *= 2;
-		}
-		if (!cg->read_err) {
-			cg->read_err = -EMSGSIZE;
-			cg->read_err_file = r->idx;
-		}
-	} else {
-		cg->lens[r->idx] = (size_t)res;
-	}
-	if (--cg->reads_left == 0 && !cg->detached) {
-		cg->reading = false;
-		d->reading--;
-		if (cg->read_err == -ENODEV || cg->read_err == -ENOENT) {
-			log_notice("%s: cgroup removed; no longer managed",
-				   cg->path);
-			cg_detach(d, cg);
-		} else if (cg->read_err) {
-			cg->stats.read_errors++;
-			if (cg->read_err != -EMSGSIZE)
-				log_warn("%s/%s: read: %s", cg->path,
-					 mdkd_cgroup_files[cg->read_err_file]
-						 .name,
-					 strerror(-cg->read_err));
-		} else {
-			decide(d, cg);
-		}
-	}
-	cg_op_done(cg);
-}
-
-static void act_write_done(struct mdkd_op *op, int res)
-{
-	struct mdkd_cg_op *w = (struct mdkd_cg_op *)op;
-	struct mdkd_cgroup *cg = w->cg;
-	mdkd_act_fn fn = w->fn;
-
-	w->fn = NULL;
-	if (fn && cg->act)
-		fn(cg, cg->act_state, res);
-	cg_op_done(cg);
-}
-
-int mdkd_cgroup_queue_write(struct mdkd_cgroup *cg, int fd, const void *buf,
-			    size_t len, bool link, mdkd_act_fn fn)
-{
-	struct io_uring_sqe *sqe;
-	int i;
-
-	for (i = 0; i < MDKD_CG_ACT_OPS; i++)
-		if (!cg->acts[i].fn)
-			break;
-	if (i == MDKD_CG_ACT_OPS)
-		return -EBUSY;
-	sqe = mdkd_loop_sqe(&cg->d->loop, &cg->acts[i].op);
-	if (!sqe)
-		return -EIO;
-	/* Offset -1: the file position (cgroup files ignore it). */
-	io_uring_prep_write(sqe, fd, buf, (unsigned int)len, (uint64_t)-1);
-	if (link)
-		sqe->flags |= IOSQE_IO_HARDLINK;
-	cg->acts[i].fn = fn;
-	cg->inflight++;
-	return 0;
-}
-
-void mdkd_cgroup_act_done(struct mdkd_cgroup *cg, int result)
-{
-	struct mdkd *d = cg->d;
-
-	cg->acting = false;
-	cg->act_result = result;
-	cg->act_us = now_us(d) - cg->act_start_us;
-	if (!result) {
-		cg->stats.reclaimed_bytes += cg->act_bytes;
-	} else {
-		cg->stats.reclaim_failures++;
-		if (result == -EAGAIN)
-			cg->stats.eagain++;
-		else if (result == -EBUSY)
-			cg->stats.ebusy++;
-		else if (result != -ECANCELED && !cg->detached)
-			log_warn("%s: %s %llu bytes: %s", cg->path,
-				 cg->act ? cg->act->name : "action",
-				 (unsigned long long)cg->act_bytes,
-				 strerror(-result));
-	}
-	mdkd_ctl_result(&cg->ctl, &cg->set, cg->act_bytes, result);
-	if (cg->detached)
-		return;
-	record_interval(cg);
-	d->flush_due = true;
-	/* A settings change may have asked for another actuator meanwhile. */
-	cg_update(cg, &cg->set, cg->source);
-}
-
-static void run_due(struct mdkd *d, uint64_t now)
-{
-	bool swap_fresh = false;
-	size_t i;
-
-	for (i = 0; i < d->ncgs && d->reading < d->read_window; i++) {
-		struct mdkd_cgroup *cg = d->cgs[i];
-
-		if (cg->reading || cg->next_due_us > now)
-			continue;
-		cg->next_due_us += mdkd_mode_interval_us(&cg->set);
-		if (cg->next_due_us <= now)
-			cg->next_due_us = now + mdkd_mode_interval_us(&cg->set);
-		if (cg->acting) {
-			/* Still carrying out the last decision: skip one. */
-			cg->stats.busy_skips++;
-			log_debug("%s: busy with the previous action",
-				  cg->path);
-			continue;
-		}
-		if (!swap_fresh) {
-			refresh_swap(d, now);
-			swap_fresh = true;
-		}
-		start_read(d, cg, now);
-	}
-}
-
-static uint64_t next_deadline(struct mdkd *d)
-{
-	uint64_t t = d->next_rescan_us;
-	size_t i;
-
-	if (d->watchdog_us && d->next_watchdog_us < t)
-		t = d->next_watchdog_us;
-	/* With every read slot taken, the next completion wakes us anyway. */
-	if (d->reading >= d->read_window)
-		return t;
-	for (i = 0; i < d->ncgs; i++)
-		if (!d->cgs[i]->reading && d->cgs[i]->next_due_us < t)
-			t = d->cgs[i]->next_due_us;
-	return t;
-}
-
-/* ---- recording: CSV lines and the Prometheus file, written async ---- */
-
-static void record_done(struct mdkd_op *op, int res)
-{
-	struct mdkd *d =
-		(struct mdkd *)((char *)op - offsetof(struct mdkd, record_op));
-
-	if (res < 0)
-		log_warn("%s: write: %s", d->record_path, strerror(-res));
-	else if ((size_t)res < d->record_out.len)
-		log_warn("%s: short write (%d of %zu bytes)", d->record_path,
-			 res, d->record_out.len);
-	d->record_busy = false;
-	mdkd_buf_reset(&d->record_out);
-	if (strcmp(d->cfg->global.record_file, d->record_path))
-		record_open(d);
-	record_kick(d);
-}
-
-static void record_kick(struct mdkd *d)
-{
-	struct io_uring_sqe *sqe;
-	struct mdkd_buf t;
-
-	if (d->record_busy || !d->record.len || d->record_fd < 0)
-		return;
-	sqe = mdkd_loop_sqe(&d->loop, &d->record_op);
-	if (!sqe)
-		return;
-	t = d->record_out;
-	d->record_out = d->record;
-	d->record = t;
-	mdkd_buf_reset(&d->record);
-	/* O_APPEND: each write lands at the end, whole lines only. */
-	io_uring_prep_write(sqe, d->record_fd, d->record_out.data,
-			    (unsigned int)d->record_out.len, (uint64_t)-1);
-	d->record_busy = true;
-}
-
-static int record_open(struct mdkd *d)
-{
-	const char *path = d->cfg->global.record_file;
-	struct stat st;
-	int fd;
-
-	if (!strcmp(path, d->record_path))
-		return 0;
-	if (d->record_fd >= 0 && !d->record_busy) {
-		close(d->record_fd);
-		d->record_fd = -1;
-	} else if (d->record_fd >= 0) {
-		return 0; /* switch once the write in flight is done */
-	}
-	d->record_path[0] = '\0';
-	if (!*path)
-		return 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		log_err("record_file %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (!fstat(fd, &st) && !st.st_size &&
-	    write(fd, mdkd_record_header, strlen(mdkd_record_header)) < 0)
-		log_warn("record_file %s: %s", path, strerror(errno));
-	d->record_fd = fd;
-	snprintf(d->record_path, sizeof(d->record_path), "%s", path);
-	return 0;
-}
-
-static void prom_done(struct mdkd *d, int res, const char *what)
-{
-	if (res < 0 && res != d->prom_err)
-		log_warn("prometheus_file %s: %s: %s",
-			 d->cfg->global.prometheus_file, what, strerror(-res));
-	if (res < 0)
-		d->prom_err = res;
-	if (--d->prom_pending)
-		return;
-	close(d->prom_fd);
-	d->prom_fd = -1;
-	/* Metrics changed while the last file was being written. */
-	if (d->prom_dirty) {
-		d->prom_dirty = false;
-		prom_flush(d);
-	}
-}
-
-static void prom_write_done(struct mdkd_op *op, int res)
-{
-	struct mdkd *d = (struct mdkd *)((char *)op -
-					 offsetof(struct mdkd, prom_write_op));
-
-	if (res >= 0 && (size_t)res < d->prom.len)
-		res = -EIO;
-	prom_done(d, res, "write");
-}
-
-static void prom_rename_done(struct mdkd_op *op, int res)
-{
-	struct mdkd *d = (struct mdkd *)((char *)op -
-					 offsetof(struct mdkd, prom_rename_op));
-
-	if (!res)
-		d->prom_err = 0;
-	prom_done(d, res == -ECANCELED ? 0 : res, "rename");
-}
-
-/*
- * Write FILE.tmp, then rename it over FILE (linked SQEs: the rename runs
- * only after a complete write), so node_exporter never reads half a file.
- */
-static void prom_flush(struct mdkd *d)
-{
-	const char *path = d->cfg->global.prometheus_file;
-	struct io_uring_sqe *sqe;
-
-	if (!*path)
-		return;
-	if (d->prom_pending) {
-		d->prom_dirty = true;
-		return;
-	}
-	mdkd_buf_reset(&d->prom);
-	mdkd_prometheus_text(d, &d->prom);
-	if (d->prom.error)
-		return;
-	snprintf(d->prom_tmp, sizeof(d->prom_tmp), "%s.tmp", path);
-	d->prom_fd = open(d->prom_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0644);
-	if (d->prom_fd < 0) {
-		if (-errno != d->prom_err)
-			log_warn("prometheus_file %s: %s", d->prom_tmp,
-				 strerror(errno));
-		d->prom_err = -errno;
-		return;
-	}
-	sqe = mdkd_loop_sqe(&d->loop, &d->prom_write_op);
-	if (!sqe) {
-		close(d->prom_fd);
-		d->prom_fd = -1;
-		return;
-	}
-	io_uring_prep_write(sqe, d->prom_fd, d->prom.data,
-			    (unsigned int)d->prom.len, 0);
-	sqe->flags |= IOSQE_IO_LINK;
-	sqe = mdkd_loop_sqe(&d->loop, &d->prom_rename_op);
-	if (!sqe) {
-		d->prom_pending = 1;
-		return;
-	}
-	io_uring_prep_rename(sqe, d->prom_tmp, path);
-	d->prom_pending = 2;
+	d->next_rescan_us = mgr_now_us(d) + d->cfg->global.rescan_interval_us;
 }
 
 static void flush(struct mdkd *d)
@@ -965,7 +548,7 @@ static void flush(struct mdkd *d)
 
 	d->flush_due = false;
 	d->ticks++;
-	prom_flush(d);
+	mdkd_prom_flush(d);
 	for (i = 0; i < d->ncgs; i++)
 		reclaimed += d->cgs[i]->stats.reclaimed_bytes;
 	mdkd_notify("STATUS=managing %zu cgroup%s, %.1f MiB reclaimed", d->ncgs,
@@ -1056,7 +639,7 @@ int mdkd_apply_config(struct mdkd *d, struct mdkd_config *cfg, char *err,
 	}
 	d->cfg = cfg;
 	mdkd_log_set_level(cfg->global.log_level);
-	record_open(d);
+	mdkd_record_open(d);
 	mdkd_config_free(old);
 	mdkd_rescan(d);
 	return 0;
@@ -1159,7 +742,7 @@ int mdkd_set(struct mdkd *d, const char *path, const char *const keys[],
 		log_info("%s: %s = %s (runtime)", path, keys[i], values[i]);
 	effective_settings(d, path, &set, src, sizeof(src), NULL);
 	if (cg) {
-		cg_update(cg, &set, src);
+		mgr_cg_update(cg, &set, src);
 	} else {
 		d->failed[0] = '\0';
 		if (!manage(d, path)) {
@@ -1189,76 +772,6 @@ int mdkd_release(struct mdkd *d, const char *path, char *err, size_t errlen)
 	}
 	mdkd_rescan(d);
 	return 0;
-}
-
-/* ---- crash recovery ---- */
-
-int mdkd_restore_journal(const char *state_dir, const char *cgroup_root)
-{
-	char dir[MDKD_PATH_MAX + 16];
-	struct dirent *de;
-	int restored = 0;
-	DIR *dh;
-
-	snprintf(dir, sizeof(dir), "%s/high-pulse", state_dir);
-	dh = opendir(dir);
-	if (!dh)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(dh))) {
-		char file[sizeof(dir) + 256], high[MDKD_PATH_MAX * 2 + 32];
-		char path[MDKD_CGROUP_PATH_MAX], orig[32], target[32], cur[32];
-		ssize_t n;
-		FILE *f;
-		int fd;
-
-		if (de->d_name[0] == '.' || strstr(de->d_name, ".tmp"))
-			continue;
-		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
-		f = fopen(file, "re");
-		if (!f)
-			continue;
-		if (!fgets(path, sizeof(path), f) ||
-		    !fgets(orig, sizeof(orig), f) ||
-		    !fgets(target, sizeof(target), f)) {
-			fclose(f);
-			log_warn("%s: malformed journal entry; removed", file);
-			unlink(file);
-			continue;
-		}
-		fclose(f);
-		path[strcspn(path, "\n")] = '\0';
-		snprintf(high, sizeof(high), "%s/%s/memory.high", cgroup_root,
-			 path);
-		fd = open(high, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			/* The cgroup is gone, and its limit with it. */
-			unlink(file);
-			continue;
-		}
-		n = pread(fd, cur, sizeof(cur) - 1, 0);
-		cur[n > 0 ? n : 0] = '\0';
-		close(fd);
-		/* Only a value we set is ours to put back. */
-		if (!strcmp(cur, target)) {
-			fd = open(high, O_WRONLY | O_TRUNC | O_CLOEXEC);
-			if (fd < 0 || write(fd, orig, strlen(orig)) < 0) {
-				log_err("%s: cannot restore memory.high: %s",
-					path, strerror(errno));
-				if (fd >= 0)
-					close(fd);
-				continue;
-			}
-			close(fd);
-			orig[strcspn(orig, "\n")] = '\0';
-			log_notice(
-				"%s: restored memory.high to %s after an interrupted pulse",
-				path, orig);
-			restored++;
-		}
-		unlink(file);
-	}
-	closedir(dh);
-	return restored;
 }
 
 /* ---- life cycle ---- */
@@ -1304,7 +817,7 @@ static int check_system(struct mdkd *d, char *err, size_t errlen)
 		log_warn(
 			"%s is missing (Linux older than 5.19): actuator auto falls back to high-pulse, which lowers memory.high for one write and restores it",
 			file);
-	refresh_swap(d, now_us(d));
+	mgr_refresh_swap(d, mgr_now_us(d));
 	if (!d->swap_total)
 		log_notice("no swap: reclaim can only drop page cache");
 	return 0;
@@ -1327,9 +840,9 @@ struct mdkd *mdkd_new(struct mdkd_config *cfg, const char *config_path,
 	d->record_fd = -1;
 	d->prom_fd = -1;
 	d->read_window = MDKD_READ_WINDOW;
-	d->record_op.fn = record_done;
-	d->prom_write_op.fn = prom_write_done;
-	d->prom_rename_op.fn = prom_rename_done;
+	d->record_op.fn = mdkd_record_done;
+	d->prom_write_op.fn = mdkd_prom_write_done;
+	d->prom_rename_op.fn = mdkd_prom_rename_done;
 	if (config_path) {
 		d->config_path = strdup(config_path);
 		if (!d->config_path) {
@@ -1341,7 +854,7 @@ struct mdkd *mdkd_new(struct mdkd_config *cfg, const char *config_path,
 		snprintf(cfg->global.socket, sizeof(cfg->global.socket), "%s",
 			 socket_override);
 	mdkd_log_set_level(cfg->global.log_level);
-	d->started_us = now_us(d);
+	d->started_us = mgr_now_us(d);
 	if (check_system(d, err, errlen))
 		goto err_free;
 	ret = mdkd_restore_journal(cfg->global.state_dir,
@@ -1356,7 +869,7 @@ struct mdkd *mdkd_new(struct mdkd_config *cfg, const char *config_path,
 		goto err_free;
 	if (mdkd_control_start(d, cfg->global.socket, err, errlen))
 		goto err_free;
-	record_open(d);
+	mdkd_record_open(d);
 	d->watchdog_us = mdkd_watchdog_usec() / 2;
 	d->next_watchdog_us = d->started_us + d->watchdog_us;
 	mdkd_rescan(d);
@@ -1376,9 +889,9 @@ void mdkd_free(struct mdkd *d)
 		return;
 	mdkd_control_stop(d);
 	while (d->ncgs)
-		cg_detach(d, d->cgs[d->ncgs - 1]);
+		mgr_cg_detach(d, d->cgs[d->ncgs - 1]);
 	if (d->loop_ready) {
-		record_kick(d);
+		mdkd_record_kick(d);
 		if (mdkd_loop_drain(&d->loop, 5000000))
 			log_warn("%u operations still in flight at exit",
 				 d->loop.inflight);
@@ -1422,7 +935,7 @@ void mdkd_free(struct mdkd *d)
 
 int mdkd_run_once(struct mdkd *d, uint64_t deadline_us)
 {
-	uint64_t now = now_us(d);
+	uint64_t now = mgr_now_us(d);
 	char err[1024];
 	int ret;
 
@@ -1436,14 +949,14 @@ int mdkd_run_once(struct mdkd *d, uint64_t deadline_us)
 		mdkd_notify("WATCHDOG=1");
 		d->next_watchdog_us = now + d->watchdog_us;
 	}
-	run_due(d, now);
+	mgr_run_due(d, now);
 	sig_arm(d);
 	mdkd_control_arm(d);
 	ret = mdkd_loop_wait(&d->loop, deadline_us);
 	if (ret < 0)
 		return ret;
 	/* Cgroups that finished may have freed read slots. */
-	run_due(d, now_us(d));
+	mgr_run_due(d, mgr_now_us(d));
 	if (d->flush_due && !d->reading)
 		flush(d);
 	return ret;
@@ -1454,7 +967,7 @@ int mdkd_run(struct mdkd *d)
 	int ret;
 
 	while (!d->stop) {
-		uint64_t deadline = next_deadline(d);
+		uint64_t deadline = mgr_next_deadline(d);
 
 		ret = mdkd_run_once(d, deadline);
 		if (ret < 0) {
@@ -1467,13 +980,13 @@ int mdkd_run(struct mdkd *d)
 
 int mdkd_tick_all(struct mdkd *d)
 {
-	uint64_t now = now_us(d);
+	uint64_t now = mgr_now_us(d);
 	size_t i;
 	int ret;
 
 	for (i = 0; i < d->ncgs; i++)
 		d->cgs[i]->next_due_us = now;
-	run_due(d, now);
+	mgr_run_due(d, now);
 	for (;;) {
 		bool busy = d->reading > 0 || d->record_busy || d->prom_pending;
 
@@ -1485,7 +998,7 @@ int mdkd_tick_all(struct mdkd *d)
 		ret = mdkd_loop_wait(&d->loop, mdkd_now_us() + 1000000);
 		if (ret < 0)
 			return ret;
-		run_due(d, now);
+		mgr_run_due(d, now);
 		if (d->flush_due && !d->reading)
 			flush(d);
 	}

@@ -213,14 +213,6 @@ int mdkd_release(struct mdkd *d, const char *path, char *err, size_t errlen);
 /* mdkd_find() - the managed cgroup at @path, or NULL. */
 struct mdkd_cgroup *mdkd_find(struct mdkd *d, const char *path);
 
-/*
- * mdkd_restore_journal() - put back the memory.high values that a
- * high-pulse actuator recorded in @state_dir before a pulse and did not
- * clear (the daemon died mid-pulse).  Logs what it restored.
- * Return: the number of cgroups restored, or -errno.
- */
-int mdkd_restore_journal(const char *state_dir, const char *cgroup_root);
-
 /* For actuators: queue a write of @len bytes at offset 0 of @fd on the
  * loop; @fn gets the result.  @link: the next write of this cgroup runs
  * after this one even if it fails (IOSQE_IO_HARDLINK).  Return: 0 or

@@ -16,6 +16,7 @@
 #include <mdk/version.h>
 
 #include "config.h"
+#include "journal.h"
 #include "log.h"
 #include "manager.h"
 #include "notify.h"

@@ -39,4 +39,21 @@ void mdkd_record_csv(const struct mdkd_cgroup *cg, uint64_t t_us,
 /* mdkd_result_name() - "ok", "EAGAIN", ... for an action's result. */
 const char *mdkd_result_name(int result);
 
+/*
+ * The record file (record_file: one CSV line an interval, appended) and
+ * the Prometheus file (prometheus_file: rewritten whole, via FILE.tmp and
+ * a rename), both written asynchronously on the daemon's loop.
+ * mdkd_record_open() opens record_file if the configuration changed it;
+ * mdkd_record_kick() writes what mdkd_record_csv() queued, one write in
+ * flight at a time; mdkd_prom_flush() rewrites the Prometheus file (again
+ * once the write in flight is done, if one is).  The *_done callbacks are
+ * the completions of d->record_op, d->prom_write_op and d->prom_rename_op.
+ */
+int mdkd_record_open(struct mdkd *d);
+void mdkd_record_kick(struct mdkd *d);
+void mdkd_prom_flush(struct mdkd *d);
+void mdkd_record_done(struct mdkd_op *op, int res);
+void mdkd_prom_write_done(struct mdkd_op *op, int res);
+void mdkd_prom_rename_done(struct mdkd_op *op, int res);
+
 #endif /* MDKD_METRICS_H */

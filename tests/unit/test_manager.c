@@ -24,6 +24,7 @@
 
 #include "daemon/control.h"
 #include "fakecg.h"
+#include "daemon/journal.h"
 #include "daemon/manager.h"
 #include "daemon/proto.h"
 #include "unit.h"
