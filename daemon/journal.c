@@ -14,8 +14,7 @@
 #include "log.h"
 
 int mdkd_journal_write(const char *state_dir, const char *file,
-		       const char *cgroup, const char *orig,
-		       const char *target)
+		       const char *cgroup, const char *orig, const char *target)
 {
 	char dir[MDKD_PATH_MAX + 16], tmp[MDKD_PATH_MAX + 80];
 	FILE *f;
