@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef MDK_LOPP_H
+#define MDK_LOPP_H
+
+/*
+ * L-OPP, the learned policy of the MDK paper: at each access of a page, a
+ * model predicts whether OPP(rho) would reclaim the page right after that
+ * access, from what is known at that time only.  The policy reclaims the
+ * page at once when the model's score is at least theta, else keeps it
+ * for the interval ("lopp:model=FILE,theta=..." in mdk/policy.h).
+ *
+ * Features of an access of page p in window w (MDK_LOPP_FEATURES, each
+ * log2(1 + x); a reuse distance the page has not had yet is 0):
+ *
+ *   0..3   p's last MDK_LOPP_HISTORY reuse distances, newest first (the
+ *          first is w minus p's previous access window)
+ *   4      p's accesses so far, this one included
+ *   5      p's age: w minus the window of its first access
+ *   6..11  the same for p's 2 MiB region (ids >> 9), over the windows in
+ *          which any page of the region was accessed
+ *
+ * The model is a logistic regression over the standardised features,
+ * trained with liblinear on OPP(rho) labels; the file format is text,
+ * documented in Documentation/mdk.rst ("L-OPP model files").
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MDK_LOPP_FEATURES 12
+#define MDK_LOPP_HISTORY 4
+#define MDK_LOPP_REGION_SHIFT 9 /* 512 pages of 4 KiB: 2 MiB */
+
+/*
+ * A score as an interval key (what the policy's curve bins): 1 + the
+ * score in parts per million, capped so that theta = 1 keeps every page.
+ * Key 0 means "no score".
+ */
+#define MDK_LOPP_KEY_MAX 1000000u
+
+/* ---- the features ---- */
+
+struct mdk_lopp_feat;
+
+/* mdk_lopp_feat_new() - a tracker with no page seen.  0 or -ENOMEM. */
+int mdk_lopp_feat_new(struct mdk_lopp_feat **out);
+void mdk_lopp_feat_free(struct mdk_lopp_feat *f);
+
+/*
+ * mdk_lopp_feat_add() - @n accesses of window @window: page ids @ids and
+ * their dense indices @pages (mdk_trace_reader's, distinct in a window).
+ * Windows must not decrease; a window may come in several calls.  Fills
+ * @x with @n rows of MDK_LOPP_FEATURES.  Returns 0, -EINVAL (window went
+ * back, a page twice in a window) or -ENOMEM.
+ */
+int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
+		      const uint64_t *ids, const uint32_t *pages, size_t n,
+		      float *x, char *err, size_t errlen);
+
+/* mdk_lopp_feat_forget() - dense page @page is gone: forget its history. */
+void mdk_lopp_feat_forget(struct mdk_lopp_feat *f, uint32_t page);
+
+/* mdk_lopp_feat_memory() - bytes of per-page and per-region state. */
+size_t mdk_lopp_feat_memory(const struct mdk_lopp_feat *f);
+
+/* mdk_lopp_feature_name() - "page_reuse1" .. "region_age". */
+const char *mdk_lopp_feature_name(unsigned int i);
+
+/* ---- the model ---- */
+
+struct mdk_lopp_model;
+
+/*
+ * mdk_lopp_model_read() - read a model file.  Bad input gets -EINVAL with
+ * "FILE:LINE: (offset N) expected ..., got ..." in @err; -ENOENT etc.
+ * when it cannot be read.
+ */
+int mdk_lopp_model_read(const char *path, struct mdk_lopp_model **out,
+			char *err, size_t errlen);
+/* mdk_lopp_model_parse() - the same from @len bytes at @buf. */
+int mdk_lopp_model_parse(const char *buf, size_t len, const char *name,
+			 struct mdk_lopp_model **out, char *err, size_t errlen);
+/* mdk_lopp_model_write() - write @m to @path (replaced atomically). */
+int mdk_lopp_model_write(const struct mdk_lopp_model *m, const char *path,
+			 char *err, size_t errlen);
+/* mdk_lopp_model_print() - the file format of @m to @f. */
+int mdk_lopp_model_print(const struct mdk_lopp_model *m, FILE *f);
+/* mdk_lopp_model_dup() - a copy of @m, or NULL. */
+struct mdk_lopp_model *mdk_lopp_model_dup(const struct mdk_lopp_model *m);
+void mdk_lopp_model_free(struct mdk_lopp_model *m);
+
+/* mdk_lopp_model_rho() - the rate limit of the labels it learnt. */
+double mdk_lopp_model_rho(const struct mdk_lopp_model *m);
+
+/* mdk_lopp_score() - the model's score, in [0, 1], of one feature row. */
+double mdk_lopp_score(const struct mdk_lopp_model *m, const float *x);
+
+/* mdk_lopp_key() - @score as an interval key, 1..MDK_LOPP_KEY_MAX. */
+uint32_t mdk_lopp_key(double score);
+
+/* ---- training ---- */
+
+/* A set of labelled feature rows: a ring keeping the newest @cap. */
+struct mdk_lopp_set;
+
+int mdk_lopp_set_new(size_t cap, struct mdk_lopp_set **out);
+void mdk_lopp_set_free(struct mdk_lopp_set *s);
+/* mdk_lopp_set_add() - add a row (replacing the oldest when full). */
+void mdk_lopp_set_add(struct mdk_lopp_set *s, const float *x, bool label);
+size_t mdk_lopp_set_size(const struct mdk_lopp_set *s);
+/* mdk_lopp_set_positives() - rows labelled "reclaim". */
+size_t mdk_lopp_set_positives(const struct mdk_lopp_set *s);
+void mdk_lopp_set_clear(struct mdk_lopp_set *s);
+
+/*
+ * mdk_lopp_fit() - a logistic regression of @s's labels (liblinear,
+ * L2-regularised, cost @C; 0 takes 1), with @rho recorded in the model.
+ * Returns 0, -EINVAL (no rows, or one class only: the model then says so
+ * in @err), -ENOMEM.
+ */
+int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
+		 struct mdk_lopp_model **out, char *err, size_t errlen);
+
+/* How a model's decisions at theta match the labels of a set. */
+struct mdk_lopp_quality {
+	uint64_t rows, positives; /* labelled "reclaim" */
+	uint64_t tp, fp, fn; /* decisions (score >= theta) vs labels */
+	double precision, recall; /* 0 when undefined */
+	double auc; /* area under the ROC curve of the scores */
+};
+
+/* mdk_lopp_assess() - @m's decisions at @theta over @s. 0 or -ENOMEM. */
+int mdk_lopp_assess(const struct mdk_lopp_model *m, const struct mdk_lopp_set *s,
+		    double theta, struct mdk_lopp_quality *q);
+
+/*
+ * mdk_lopp_labels() - OPP(@rho_ppm)'s decisions for the intervals that end
+ * in one window of @accessed pages: @gaps[i] is interval i's gap; sets
+ * @label[i].  The floor(rho x accessed) largest gaps >= 1 are reclaimed
+ * (ties in index order), as OPP's definition has it.  @hist is scratch of
+ * 1 + the largest gap entries, zero on entry and on return.
+ */
+void mdk_lopp_labels(const uint32_t *gaps, size_t n, uint64_t accessed,
+		     uint32_t rho_ppm, uint32_t *hist, bool *label);
+
+struct mdk_lopp_train_opts {
+	double rho; /* the labels' rate limit, 0..1 */
+	double holdout; /* fraction of windows (the last) held out: 0..0.9 */
+	size_t max_samples; /* rows kept (pages sampled by hash); 0: 2^21 */
+	double C; /* liblinear's cost; 0: 1 */
+	double theta; /* where precision and recall are reported; 0: 0.5 */
+};
+
+struct mdk_lopp_train_report {
+	uint32_t windows, split; /* windows >= split are held out */
+	uint64_t intervals; /* in the trace */
+	double sample; /* fraction of pages whose intervals are kept */
+	struct mdk_lopp_quality train, test;
+};
+
+/*
+ * mdk_lopp_train() - train on the (closed, indexed) trace @trace: every
+ * interval's features at its opening access, labelled with OPP(rho)'s
+ * decision; intervals opening in the first (1 - holdout) of the windows
+ * train, the rest are held out.  Fills *@rep.  Returns 0 or -errno.
+ */
+int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
+		   struct mdk_lopp_model **out, struct mdk_lopp_train_report *rep,
+		   char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MDK_LOPP_H */

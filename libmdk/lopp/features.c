@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * L-OPP's features (mdk/lopp.h): per page and per 2 MiB region, the window
+ * of the last access, of the first, an access count and the last
+ * MDK_LOPP_HISTORY reuse distances.
+ *
+ * A region's state moves on when the first of its pages is accessed in a
+ * new window, so every page of a region accessed in window w sees the
+ * region's reuse distance to its previous window -- whichever chunk of the
+ * window the page comes in.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mdk/lopp.h>
+
+#include "../internal.h"
+
+struct hist {
+	uint32_t last1; /* last access window + 1; 0: never */
+	uint32_t first; /* window of the first access */
+	uint32_t count; /* accesses (windows, for a region) */
+	uint32_t r[MDK_LOPP_HISTORY]; /* reuse distances, newest first */
+};
+
+struct mdk_lopp_feat {
+	struct hist *page, *region;
+	size_t npage, nregion; /* entries allocated */
+	struct mdk_pagemap *rmap; /* region ids -> region indices */
+	uint64_t *rids;
+	uint32_t *ridx;
+	size_t rcap;
+	uint32_t window; /* newest window fed */
+};
+
+static const char *const names[MDK_LOPP_FEATURES] = {
+	"page_reuse1",	 "page_reuse2",	  "page_reuse3",   "page_reuse4",
+	"page_count",	 "page_age",	  "region_reuse1", "region_reuse2",
+	"region_reuse3", "region_reuse4", "region_count",  "region_age",
+};
+
+const char *mdk_lopp_feature_name(unsigned int i)
+{
+	return i < MDK_LOPP_FEATURES ? names[i] : NULL;
+}
+
+int mdk_lopp_feat_new(struct mdk_lopp_feat **out)
+{
+	struct mdk_lopp_feat *f = calloc(1, sizeof(*f));
+
+	if (!f || !(f->rmap = mdk__pagemap_new())) {
+		free(f);
+		return -ENOMEM;
+	}
+	*out = f;
+	return 0;
+}
+
+void mdk_lopp_feat_free(struct mdk_lopp_feat *f)
+{
+	if (!f)
+		return;
+	free(f->page);
+	free(f->region);
+	mdk__pagemap_free(f->rmap);
+	free(f->rids);
+	free(f->ridx);
+	free(f);
+}
+
+size_t mdk_lopp_feat_memory(const struct mdk_lopp_feat *f)
+{
+	return (f->npage + f->nregion) * sizeof(struct hist) +
+	       f->rcap * (sizeof(*f->rids) + sizeof(*f->ridx));
+}
+
+/* Make room for index @i in *@h (*@n entries), zero-filled. */
+static int hist_grow(struct hist **h, size_t *n, uint32_t i)
+{
+	size_t old = *n, cap = old;
+
+	if (i < old)
+		return 0;
+	if (mdk__grow((void **)h, &cap, (size_t)i + 1, sizeof(**h)))
+		return -ENOMEM;
+	memset(*h + old, 0, (cap - old) * sizeof(**h));
+	*n = cap;
+	return 0;
+}
+
+/* An access in window @w: move @h on. */
+static void hist_access(struct hist *h, uint32_t w)
+{
+	if (!h->last1) {
+		h->first = w;
+	} else {
+		memmove(h->r + 1, h->r, sizeof(h->r) - sizeof(h->r[0]));
+		h->r[0] = w - (h->last1 - 1);
+	}
+	h->count++;
+	h->last1 = w + 1;
+}
+
+static void hist_row(const struct hist *h, uint32_t w, float *x)
+{
+	unsigned int k;
+
+	for (k = 0; k < MDK_LOPP_HISTORY; k++)
+		x[k] = (float)log2(1.0 + h->r[k]);
+	x[MDK_LOPP_HISTORY] = (float)log2(1.0 + h->count);
+	x[MDK_LOPP_HISTORY + 1] = (float)log2(1.0 + (w - h->first));
+}
+
+int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
+		      const uint64_t *ids, const uint32_t *pages, size_t n,
+		      float *x, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (window < f->window)
+		return mdk_err(err, errlen, -EINVAL,
+			       "features: window %u after window %u", window,
+			       f->window);
+	f->window = window;
+	if (mdk__grow((void **)&f->rids, &f->rcap, n, sizeof(*f->rids)))
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
+	{
+		/* ridx follows rids' capacity */
+		uint32_t *r = realloc(f->ridx, f->rcap * sizeof(*r));
+
+		if (!r)
+			return mdk_err(err, errlen, -ENOMEM, "out of memory");
+		f->ridx = r;
+	}
+	for (i = 0; i < n; i++)
+		f->rids[i] = ids[i] >> MDK_LOPP_REGION_SHIFT;
+	if (mdk__pagemap_map(f->rmap, f->rids, n, f->ridx))
+		return mdk_err(err, errlen, -ENOMEM,
+			       "out of memory for the regions");
+	for (i = 0; i < n; i++) {
+		uint32_t p = pages[i], r = f->ridx[i];
+		struct hist *ph, *rh;
+
+		if (hist_grow(&f->page, &f->npage, p) ||
+		    hist_grow(&f->region, &f->nregion, r))
+			return mdk_err(err, errlen, -ENOMEM, "out of memory");
+		ph = &f->page[p];
+		rh = &f->region[r];
+		if (ph->last1 == window + 1)
+			return mdk_err(err, errlen, -EINVAL,
+				       "features: page %u twice in window %u",
+				       p, window);
+		hist_access(ph, window);
+		if (rh->last1 != window + 1)
+			hist_access(rh, window);
+		hist_row(ph, window, x + i * MDK_LOPP_FEATURES);
+		hist_row(rh, window,
+			 x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY + 2);
+	}
+	return 0;
+}
+
+void mdk_lopp_feat_forget(struct mdk_lopp_feat *f, uint32_t page)
+{
+	if (page < f->npage)
+		memset(&f->page[page], 0, sizeof(f->page[page]));
+}
