@@ -10,7 +10,7 @@ LIBMDK_A := $(B)/lib/libmdk.a
 LIBMDK_SO := $(B)/lib/libmdk.so.$(MDK_VERSION)
 LIBMDK_SAN_A := $(B)/san/lib/libmdk.a
 LIBMDK_PC := $(B)/lib/pkgconfig/mdk.pc
-LIBMDK_LIBS := -lz -lm -lpthread
+LIBMDK_LIBS := -llinear -lz -lm -lpthread
 
 all: $(LIBMDK_A) $(LIBMDK_SO) $(LIBMDK_PC)
 

@@ -12,7 +12,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 
 pkgs="build-essential pkg-config git clang llvm lld bpftool libbpf-dev libelf-dev
-zlib1g-dev liburing-dev libcgroup-dev cgroup-tools check libsubunit-dev
+zlib1g-dev liblinear-dev liburing-dev libcgroup-dev cgroup-tools check libsubunit-dev
 libsystemd-dev libinih-dev libjson-c-dev libnuma-dev numactl qemu-system-x86 busybox-static
 cpio kmod xz-utils zstd lz4 bzip2 stressapptest stress-ng gnuplot-nox valgrind
 linux-source-6.1 clang-format redis-server redis-tools sqlite3 procps
