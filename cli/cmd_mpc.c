@@ -5,12 +5,14 @@
  * simulation of given settings, one setting at a time.  Both print the
  * same operating points (Documentation/mdk.rst, "Reading an MPC").
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <mdk/err.h>
 #include <mdk/mpc.h>
 #include <mdk/mrc.h>
 #include <mdk/sim.h>
@@ -545,6 +547,31 @@ static int simulate_usage(void)
 /* Simulate every setting of @p over @trace, SIM_GROUP settings a pass. */
 #define SIM_GROUP 16
 
+/* One chunk into @n simulations, with keys from @k when keyed. */
+static int simulate_chunk(struct mdk_sim **sims, size_t n, struct mdk_keyer *k,
+			  const struct mdk_trace_chunk *c, uint32_t **keys,
+			  char *err, size_t errlen)
+{
+	size_t i;
+	int ret = 0;
+
+	if (k) {
+		uint32_t *nk = realloc(*keys, (c->n ? c->n : 1) * sizeof(*nk));
+
+		if (!nk)
+			return mdk_err(err, errlen, -ENOMEM, "out of memory");
+		*keys = nk;
+		ret = mdk_keyer_keys(k, c->window, c->ids, c->pages, c->n, nk,
+				     err, errlen);
+	}
+	for (i = 0; i < n && !ret; i++)
+		ret = k ? mdk_sim_add_keys(sims[i], c->window, c->pages, *keys,
+					   c->n, err, errlen) :
+			  mdk_sim_add(sims[i], c->window, c->pages, c->n, err,
+				      errlen);
+	return ret;
+}
+
 static int simulate_policy(const char *trace, struct mdk_policy *p,
 			   unsigned int flags, enum out_mode mode,
 			   bool per_window, struct json_object *j)
@@ -570,7 +597,9 @@ static int simulate_policy(const char *trace, struct mdk_policy *p,
 		size_t n = ns - base < SIM_GROUP ? ns - base : SIM_GROUP;
 		struct mdk_sim *sims[SIM_GROUP] = { 0 };
 		struct mdk_trace_reader *r = NULL;
+		struct mdk_keyer *k = NULL;
 		struct mdk_trace_chunk c;
+		uint32_t *keys = NULL;
 
 		for (i = 0; i < n && !ret; i++)
 			ret = mdk_sim_new(p, base + i, flags, &sims[i], err,
@@ -578,13 +607,14 @@ static int simulate_policy(const char *trace, struct mdk_policy *p,
 		if (!ret)
 			ret = mdk_trace_reader_open(trace, MDK_TRACE_DENSE, &r,
 						    err, sizeof(err));
+		if (!ret && mdk_policy_keyed(p))
+			ret = mdk_keyer_new(p, &k, err, sizeof(err));
 		while (!ret && (ret = mdk_trace_reader_next(r, &c, err,
-							    sizeof(err))) > 0) {
-			ret = 0;
-			for (i = 0; i < n && !ret; i++)
-				ret = mdk_sim_add(sims[i], c.window, c.pages,
-						  c.n, err, sizeof(err));
-		}
+							    sizeof(err))) > 0)
+			ret = simulate_chunk(sims, n, k, &c, &keys, err,
+					     sizeof(err));
+		free(keys);
+		mdk_keyer_free(k);
 		for (i = 0; i < n && !ret; i++) {
 			struct mdk_point pt;
 

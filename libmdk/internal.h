@@ -110,8 +110,8 @@ int mdk__parse_u64(const char *s, uint64_t *out);
 /* L-OPP (lopp/model.c): a model from its parts (MDK_LOPP_FEATURES each). */
 struct mdk_lopp_model;
 struct mdk_lopp_model *mdk__lopp_model_new(double rho, const double *mean,
-					   const double *scale,
-					   const double *w, double bias);
+					   const double *scale, const double *w,
+					   double bias);
 /* L-OPP (lopp/set.c): row @i of @s, 0 .. size - 1, in no set order. */
 struct mdk_lopp_set;
 const float *mdk__lopp_set_row(const struct mdk_lopp_set *s, size_t i,
@@ -217,6 +217,35 @@ struct mdk_policy_ops {
 	int (*cache_misses)(void *state, const struct mdk_policy *p,
 			    uint64_t *misses);
 	void (*cache_free)(void *state);
+
+	/*
+	 * Keyed policies (lopp): wait() and the curve's r-dimension see a key
+	 * that keys() computes for each access from its page ids and dense
+	 * indices (0..key_max), in place of the prior reuse distance; the
+	 * interval an access opens carries its key (mdk_keyer_*() in
+	 * mdk/policy.h).  keys_new() makes the per-trace state (the policy
+	 * must outlive it); forget() drops a dense page's history.
+	 */
+	uint32_t key_max;
+	int (*keys_new)(const struct mdk_policy *p, void **state, char *err,
+			size_t errlen);
+	int (*keys)(void *state, uint32_t window, const uint64_t *ids,
+		    const uint32_t *pages, size_t n, uint32_t *keys, char *err,
+		    size_t errlen);
+	void (*keys_forget)(void *state, uint32_t page);
+	void (*keys_free)(void *state);
+
+	/*
+	 * Options: a KEY=VALUE that is not a grid (lopp's model=FILE), kept in
+	 * struct mdk_policy's priv.  option() returns 0, -ENOENT for a key it
+	 * does not know or -EINVAL; option_spec() writes ",KEY=VALUE" (":KEY=VALUE" when
+	 * @first) for mdk_policy_spec() (snprintf semantics); priv_free() frees priv.
+	 */
+	int (*option)(struct mdk_policy *p, const char *key, const char *value,
+		      char *err, size_t errlen);
+	int (*option_spec)(const struct mdk_policy *p, bool first, char *buf,
+			   size_t len);
+	void (*priv_free)(void *priv);
 };
 
 struct mdk_policy {
@@ -224,7 +253,20 @@ struct mdk_policy {
 	struct mdk_grid grid[MDK_MAX_PARAMS];
 	bool given[MDK_MAX_PARAMS];
 	bool resolved;
+	void *priv; /* the options' state (ops->option) */
 };
+
+/*
+ * Curve hooks of the policies that wait v[1] windows iff the interval's
+ * r-value (reuse or key) is above v[0], else keep the page: paw, lopp
+ * (defined in policy/paw.c).
+ */
+void mdk__gen_above_row(const struct mdk_gen *g, const uint64_t *S,
+			const uint32_t *row, uint64_t accessed, uint64_t *prom,
+			uint64_t *saved);
+void mdk__gen_above_saved(const struct mdk_gen *g, const uint64_t *Gc,
+			  const uint64_t *Gs, const uint64_t *Tc,
+			  const uint64_t *Ts, uint64_t *saved);
 
 /* Grid helpers for the default grids. */
 int mdk__grid_range(struct mdk_grid *g, uint64_t lo, uint64_t hi,
@@ -239,6 +281,7 @@ extern const struct mdk_policy_ops mdk_policy_vmin;
 extern const struct mdk_policy_ops mdk_policy_paw;
 extern const struct mdk_policy_ops mdk_policy_pace;
 extern const struct mdk_policy_ops mdk_policy_opp;
+extern const struct mdk_policy_ops mdk_policy_lopp;
 extern const struct mdk_policy_ops mdk_policy_lru;
 extern const struct mdk_policy_ops mdk_policy_opt;
 
@@ -266,6 +309,48 @@ static inline size_t mdk__S(const struct mdk_gen *g, uint32_t i, uint32_t j)
 {
 	return (size_t)i * (g->ng + 1) + j;
 }
+
+/* ------------------------------------------------------------------ */
+/* L-OPP live (lopp/live.c), for the evaluator */
+
+struct mdk__lopp_live;
+struct mdk_mpc;
+struct mdk_lopp_model;
+struct mdk_lopp_quality;
+
+/*
+ * A learner over a horizon of @H windows: OPP(@rho_ppm) labels, a new
+ * model every @retrain windows fitted to the newest @rows rows.  0 or
+ * -ENOMEM.
+ */
+int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
+		       size_t rows, struct mdk__lopp_live **out);
+void mdk__lopp_live_free(struct mdk__lopp_live *l);
+/*
+ * Window @w: @n accesses, page ids @ids, dense indices @idx, the window
+ * of each page's previous access @start (MDK_NONE: first), as the
+ * interval stream reports them.  Returns 1 when a new model was fitted,
+ * 0, or -errno.
+ */
+int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
+			  const uint64_t *ids, const uint32_t *idx,
+			  const uint32_t *start, size_t n, char *err,
+			  size_t errlen);
+/* The newest model, NULL before the first fit. */
+const struct mdk_lopp_model *
+mdk__lopp_live_model(const struct mdk__lopp_live *l);
+/* Fits so far, the newest model's quality on its rows (at 0.5), rows. */
+void mdk__lopp_live_stats(const struct mdk__lopp_live *l, uint64_t *trainings,
+			  struct mdk_lopp_quality *q, size_t *rows);
+/* The key of dense page @idx's last access (0: none, or no model). */
+uint32_t mdk__lopp_live_key(const struct mdk__lopp_live *l, uint32_t idx);
+void mdk__lopp_live_forget(struct mdk__lopp_live *l, uint32_t idx);
+/*
+ * Add the intervals of windows @lo..@hi, keyed by the newest model, to
+ * the fresh generator @m (capacity H) of a keyed policy.  0 or -errno.
+ */
+int mdk__lopp_live_fill(const struct mdk__lopp_live *l, struct mdk_mpc *m,
+			uint32_t lo, uint32_t hi, char *err, size_t errlen);
 
 #pragma GCC visibility pop
 

@@ -29,6 +29,7 @@ struct mdk_stream {
 	void *st; /* struct page_state[] or uint32_t[] (packed) */
 	size_t cap; /* entries allocated (zeroed) */
 	bool packed;
+	bool keyed; /* the second word is the caller's key */
 	uint32_t limit; /* windows allowed: 0..limit-1 */
 	uint32_t pages; /* 1 + largest index fed */
 	uint32_t window;
@@ -47,6 +48,18 @@ int mdk_stream_new(uint32_t max_windows, struct mdk_stream **out)
 	s->limit = max_windows ? max_windows : MDK_NONE;
 	*out = s;
 	return 0;
+}
+
+int mdk_stream_new_keyed(uint32_t max_windows, struct mdk_stream **out)
+{
+	int ret = mdk_stream_new(max_windows, out);
+
+	if (!ret) {
+		/* Keys need the full second word. */
+		(*out)->packed = false;
+		(*out)->keyed = true;
+	}
+	return ret;
 }
 
 void mdk_stream_free(struct mdk_stream *s)
@@ -86,9 +99,10 @@ static int stream_dup(uint32_t page, uint32_t window, char *err, size_t errlen)
 		       page, window);
 }
 
-int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
-		    const uint32_t *pages, size_t n, uint32_t *start,
-		    uint32_t *reuse, uint64_t *first, char *err, size_t errlen)
+static int stream_feed(struct mdk_stream *s, uint32_t window,
+		       const uint32_t *pages, const uint32_t *keys, size_t n,
+		       uint32_t *start, uint32_t *reuse, uint64_t *first,
+		       char *err, size_t errlen)
 {
 	uint32_t w1 = window + 1, maxp = 0;
 	uint64_t nfirst = 0;
@@ -144,20 +158,44 @@ int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 				start[i] = MDK_NONE;
 				reuse[i] = 0;
 				nfirst++;
-				p->reuse = 0;
+				p->reuse = keys ? keys[i] : 0;
 			} else {
 				if (mdk_unlikely(l1 == w1))
 					return stream_dup(pages[i], window, err,
 							  errlen);
 				start[i] = l1 - 1;
 				reuse[i] = p->reuse;
-				p->reuse = w1 - l1;
+				p->reuse = keys ? keys[i] : w1 - l1;
 			}
 			p->last1 = w1;
 		}
 	}
 	*first += nfirst;
 	return 0;
+}
+
+int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
+		    const uint32_t *pages, size_t n, uint32_t *start,
+		    uint32_t *reuse, uint64_t *first, char *err, size_t errlen)
+{
+	if (s->keyed)
+		return mdk_err(err, errlen, -EINVAL,
+			       "interval stream: a keyed stream needs keys");
+	return stream_feed(s, window, pages, NULL, n, start, reuse, first, err,
+			   errlen);
+}
+
+int mdk_stream_feed_keys(struct mdk_stream *s, uint32_t window,
+			 const uint32_t *pages, const uint32_t *keys, size_t n,
+			 uint32_t *start, uint32_t *reuse, uint64_t *first,
+			 char *err, size_t errlen)
+{
+	if (!s->keyed)
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"interval stream: keys for a stream not made by mdk_stream_new_keyed()");
+	return stream_feed(s, window, pages, keys, n, start, reuse, first, err,
+			   errlen);
 }
 
 /* Page @p's state, unpacked; false if never fed. */

@@ -37,7 +37,8 @@ struct mdk_mpc {
 	struct mdk_gen g; /* what the policy hooks see */
 	struct mdk_policy *pol;
 	const struct mdk_policy_ops *ops;
-	uint32_t *rbin; /* reuse 0..cap -> r-bin */
+	uint32_t rmax; /* largest r-value binned: cap, or a keyed policy's key_max */
+	uint32_t *rbin; /* r-value 0..rmax -> r-bin */
 	uint32_t *gbin; /* length 0..cap-1 -> g-bin */
 	/*
 	 * When every g-bin holds one gap length (full threshold grids, OPP),
@@ -89,7 +90,7 @@ void mdk_mpc_free(struct mdk_mpc *m)
 static int setup_dim(struct mdk_mpc *m, int param, bool reuse, uint32_t *nb,
 		     const struct mdk_grid **grid, uint32_t **bins)
 {
-	uint32_t cap = m->g.cap, size = reuse ? cap + 1 : cap, x;
+	uint32_t cap = m->g.cap, size = reuse ? m->rmax + 1 : cap, x;
 	uint32_t *b = calloc(size, sizeof(*b));
 	size_t k = 0;
 
@@ -149,6 +150,7 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 	m->g.cap = capacity;
 	m->g.n1 = ops->nparams > 1 ? p->grid[1].n : 1;
 	m->g.nset = mdk_policy_settings(p);
+	m->rmax = mdk_policy_keyed(p) ? mdk_policy_key_max(p) : capacity;
 	ret = setup_dim(m, ops->gen_r, true, &m->g.nr, &m->g.rgrid, &m->rbin);
 	if (!ret)
 		ret = setup_dim(m, ops->gen_g, false, &m->g.ng, &m->g.ggrid,
@@ -305,7 +307,7 @@ static int err_range(struct mdk_mpc *m, uint32_t window, uint32_t a, char *err,
 		if (mdk_unlikely(d == 0))                                       \
 			return err_range(m, window, a, err, errlen);            \
 		if (WITH_R)                                                     \
-			rb = rbin[MDK_MIN(reuse[i], cap)];                      \
+			rb = rbin[MDK_MIN(reuse[i], rmax)];                     \
 		c = rb * ng + gbin[d - 1];                                      \
 		row[c]++;                                                       \
 		if (WITH_GSUM)                                                  \
@@ -324,6 +326,7 @@ static int add_batch(struct mdk_mpc *m, uint32_t window, const uint32_t *start,
 		     char *err, size_t errlen)
 {
 	const uint32_t cap = m->g.cap, nr = m->g.nr, ng = m->g.ng;
+	const uint32_t rmax = m->rmax;
 	const uint32_t *rbin = m->rbin, *gbin = m->gbin;
 	uint32_t sn, *row, *open = m->open, *openn;
 	uint64_t *gsum = m->gsum, nfirst = 0;
@@ -368,6 +371,12 @@ int mdk_mpc_add_accesses(struct mdk_mpc *m, uint32_t window,
 			 const uint32_t *start, const uint32_t *reuse, size_t n,
 			 char *err, size_t errlen)
 {
+	/* An open interval's r-value would be its access's key. */
+	if (mdk_policy_keyed(m->pol))
+		return mdk_err(
+			err, errlen, -EOPNOTSUPP,
+			"%s: a keyed policy's generator takes closed intervals, tails and windows",
+			m->ops->name);
 	return add_batch(m, window, start, reuse, n, true, err, errlen);
 }
 
@@ -418,7 +427,7 @@ int mdk_mpc_add_interval(struct mdk_mpc *m, const struct mdk_interval *iv,
 		ret = ensure_window(m, iv->start, err, errlen);
 	if (ret)
 		return ret;
-	rb = m->rbin[MDK_MIN(iv->reuse, cap)];
+	rb = m->rbin[MDK_MIN(iv->reuse, m->rmax)];
 	if (iv->end == MDK_NONE) {
 		s = slot_of(m, iv->start);
 		m->open[(size_t)s * m->g.nr + rb] += (uint32_t)weight;
@@ -699,12 +708,14 @@ struct derive {
 static bool can_derive(const struct mdk_mpc *c, const struct mdk_mpc *f,
 		       struct derive *d)
 {
-	if (c->g.cap != f->g.cap)
+	/* Keys are a model's: two keyed policies' may differ. */
+	if (c->g.cap != f->g.cap || mdk_policy_keyed(c->pol) ||
+	    mdk_policy_keyed(f->pol))
 		return false;
 	d->rmap = malloc(f->g.nr * sizeof(*d->rmap));
 	d->gmap = malloc(f->g.ng * sizeof(*d->gmap));
 	if (d->rmap && d->gmap &&
-	    bin_map(f->rbin, c->rbin, (size_t)f->g.cap + 1, f->g.nr, d->rmap) &&
+	    bin_map(f->rbin, c->rbin, (size_t)f->rmax + 1, f->g.nr, d->rmap) &&
 	    bin_map(f->gbin, c->gbin, f->g.cap - 1, f->g.ng, d->gmap))
 		return true;
 	free(d->rmap);
@@ -761,6 +772,49 @@ static void derive(struct mdk_mpc *c, const struct mdk_mpc *f,
 	free(fcnt);
 }
 
+/* A keyed policy's own stream, fed its keys (mdk_policy_keyed()). */
+struct keyed {
+	struct mdk_stream *st;
+	struct mdk_keyer *k;
+	uint32_t keys[BATCH], start[BATCH], reuse[BATCH];
+	uint64_t first;
+};
+
+static int keyed_new(struct keyed *kd, const struct mdk_policy *p, uint32_t W,
+		     char *err, size_t errlen)
+{
+	int ret = mdk_keyer_new(p, &kd->k, err, errlen);
+
+	if (!ret && mdk_stream_new_keyed(W, &kd->st))
+		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
+	return ret;
+}
+
+static void keyed_free(struct keyed *kd)
+{
+	if (!kd)
+		return;
+	mdk_stream_free(kd->st);
+	mdk_keyer_free(kd->k);
+}
+
+/* Accesses @off..@off+@n-1 of chunk @c into @g through @kd's keys. */
+static int keyed_add(struct keyed *kd, struct mdk_mpc *g,
+		     const struct mdk_trace_chunk *c, size_t off, size_t n,
+		     char *err, size_t errlen)
+{
+	int ret = mdk_keyer_keys(kd->k, c->window, c->ids + off, c->pages + off,
+				 n, kd->keys, err, errlen);
+
+	if (!ret)
+		ret = mdk_stream_feed_keys(kd->st, c->window, c->pages + off,
+					   kd->keys, n, kd->start, kd->reuse,
+					   &kd->first, err, errlen);
+	return ret ? ret :
+		     mdk_mpc_add_closed(g, c->window, kd->start, kd->reuse, n,
+					err, errlen);
+}
+
 int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 		unsigned int flags, struct mdk_point **pts, size_t *npts,
 		char *err, size_t errlen)
@@ -768,6 +822,7 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 	struct mdk_trace_reader *r = NULL;
 	struct mdk_mpc **gens = NULL;
 	struct mdk_stream *st = NULL;
+	struct keyed *kd = NULL;
 	struct derive *dv = NULL;
 	struct mdk_trace_chunk c;
 	uint32_t W, start[BATCH], reuse[BATCH], cursor = 0;
@@ -799,13 +854,16 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 	from = calloc(np, sizeof(*from));
 	order = calloc(np, sizeof(*order));
 	dv = calloc(np, sizeof(*dv));
+	kd = calloc(np, sizeof(*kd));
 	ret = mdk_stream_new(W, &st);
-	if (!gens || !from || !order || !dv || ret) {
+	if (!gens || !from || !order || !dv || !kd || ret) {
 		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < np; i++) {
 		ret = mdk_mpc_new(pols[i], W, &gens[i], err, errlen);
+		if (!ret && mdk_policy_keyed(pols[i]))
+			ret = keyed_new(&kd[i], pols[i], W, err, errlen);
 		if (ret)
 			goto out;
 		order[i] = i;
@@ -844,7 +902,10 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 					      start, reuse, &nfirst, err,
 					      errlen);
 			for (i = 0; !ret && i < np; i++)
-				if (from[i] == SIZE_MAX)
+				if (kd[i].st)
+					ret = keyed_add(&kd[i], gens[i], &c,
+							off, n, err, errlen);
+				else if (from[i] == SIZE_MAX)
 					ret = mdk_mpc_add_closed(
 						gens[i], c.window, start, reuse,
 						n, err, errlen);
@@ -858,12 +919,22 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 	/* Tails: every page's last access, then the derived histograms. */
 	while ((k = mdk_stream_tails(st, &cursor, start, reuse, BATCH)))
 		for (i = 0; i < np; i++)
-			if (from[i] == SIZE_MAX) {
+			if (from[i] == SIZE_MAX && !kd[i].st) {
 				ret = mdk_mpc_add_tails(gens[i], start, reuse,
 							k, 1, err, errlen);
 				if (ret)
 					goto out;
 			}
+	for (i = 0; i < np; i++)
+		if (kd[i].st) {
+			for (cursor = 0;
+			     (k = mdk_stream_tails(kd[i].st, &cursor, start,
+						   reuse, BATCH));)
+				if ((ret = mdk_mpc_add_tails(gens[i], start,
+							     reuse, k, 1, err,
+							     errlen)))
+					goto out;
+		}
 	for (i = 0; i < np; i++)
 		if (from[i] != SIZE_MAX)
 			derive(gens[i], gens[from[i]], &dv[i]);
@@ -889,7 +960,9 @@ out:
 		mdk_mpc_free(gens[i]);
 		free(dv[i].rmap);
 		free(dv[i].gmap);
+		keyed_free(&kd[i]);
 	}
+	free(kd);
 	free(gens);
 	free(from);
 	free(order);

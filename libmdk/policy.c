@@ -19,7 +19,7 @@
 
 static const struct mdk_policy_ops *const mdk_policies[] = {
 	&mdk_policy_age, &mdk_policy_vmin, &mdk_policy_paw, &mdk_policy_pace,
-	&mdk_policy_opp, &mdk_policy_lru,  &mdk_policy_opt,
+	&mdk_policy_opp, &mdk_policy_lopp, &mdk_policy_lru, &mdk_policy_opt,
 };
 
 size_t mdk_policy_count(void)
@@ -253,6 +253,23 @@ static void format_value(enum mdk_param_type t, uint64_t v, char *buf,
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+/* An option KEY=VALUE of @p (key [@s, @eq)); -ENOENT: not an option. */
+static int parse_option(struct mdk_policy *p, const char *s, const char *eq,
+			const char *e, char *err, size_t errlen)
+{
+	char *key = strndup(s, (size_t)(eq - s));
+	char *val = strndup(eq + 1, (size_t)(e - eq - 1));
+	int ret;
+
+	if (!key || !val)
+		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
+	else
+		ret = p->ops->option(p, key, val, err, errlen);
+	free(key);
+	free(val);
+	return ret;
+}
+
 /* KEY=VALUES for policy @p, the text [@s, @e). */
 static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		       char *err, size_t errlen)
@@ -268,6 +285,11 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		return mdk_err(err, errlen, -EINVAL,
 			       "%s: expected KEY=VALUES, got '%.*s'", ops->name,
 			       (int)(e - s), s);
+	if (ops->option) {
+		ret = parse_option(p, s, eq, e, err, errlen);
+		if (ret != -ENOENT)
+			return ret;
+	}
 	for (i = 0; i < ops->nparams; i++)
 		if (strlen(ops->params[i].key) == (size_t)(eq - s) &&
 		    !strncasecmp(ops->params[i].key, s, (size_t)(eq - s))) {
@@ -486,6 +508,11 @@ int mdk_policy_set(struct mdk_policy *p, const char *key, const char *values,
 	int i = param_index(p, key), ret;
 	char *kv;
 
+	if (i < 0 && p->ops->option) {
+		ret = p->ops->option(p, key, values, err, errlen);
+		if (ret != -ENOENT)
+			return ret;
+	}
 	if (i < 0)
 		return mdk_err(err, errlen, -EINVAL,
 			       "%s: unknown parameter '%s'", p->ops->name, key);
@@ -516,6 +543,8 @@ void mdk_policy_free(struct mdk_policy *p)
 		return;
 	for (i = 0; i < MDK_MAX_PARAMS; i++)
 		grid_free(&p->grid[i]);
+	if (p->ops->priv_free)
+		p->ops->priv_free(p->priv);
 	free(p);
 }
 
@@ -675,6 +704,13 @@ int mdk_policy_spec(const struct mdk_policy *p, char *buf, size_t len)
 			}
 		}
 	}
+	if (ops->option_spec) {
+		int n = ops->option_spec(p, first, pos < len ? buf + pos : NULL,
+					 pos < len ? len - pos : 0);
+
+		if (n > 0)
+			pos += (size_t)n;
+	}
 	return (int)pos;
 }
 
@@ -718,4 +754,67 @@ int mdk_policy_format(const struct mdk_policy *p, size_t i, char *buf,
 				ops->params[0].key, v[0]);
 	return snprintf(buf, len, "%s:%s=%s,%s=%s", ops->name,
 			ops->params[0].key, v[0], ops->params[1].key, v[1]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Keys */
+
+struct mdk_keyer {
+	const struct mdk_policy_ops *ops;
+	void *state;
+};
+
+bool mdk_policy_keyed(const struct mdk_policy *p)
+{
+	return p->ops->keys_new && p->ops->keys;
+}
+
+uint32_t mdk_policy_key_max(const struct mdk_policy *p)
+{
+	return mdk_policy_keyed(p) ? p->ops->key_max : 0;
+}
+
+int mdk_keyer_new(const struct mdk_policy *p, struct mdk_keyer **out, char *err,
+		  size_t errlen)
+{
+	struct mdk_keyer *k;
+	int ret;
+
+	if (!mdk_policy_keyed(p))
+		return mdk_err(err, errlen, -EOPNOTSUPP,
+			       "%s decides by prior reuse distance, not by key",
+			       p->ops->name);
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
+	k->ops = p->ops;
+	ret = p->ops->keys_new(p, &k->state, err, errlen);
+	if (ret) {
+		free(k);
+		return ret;
+	}
+	*out = k;
+	return 0;
+}
+
+int mdk_keyer_keys(struct mdk_keyer *k, uint32_t window, const uint64_t *ids,
+		   const uint32_t *pages, size_t n, uint32_t *keys, char *err,
+		   size_t errlen)
+{
+	return k->ops->keys(k->state, window, ids, pages, n, keys, err, errlen);
+}
+
+void mdk_keyer_forget(struct mdk_keyer *k, uint32_t page)
+{
+	if (k->ops->keys_forget)
+		k->ops->keys_forget(k->state, page);
+}
+
+void mdk_keyer_free(struct mdk_keyer *k)
+{
+	if (!k)
+		return;
+	if (k->ops->keys_free)
+		k->ops->keys_free(k->state);
+	free(k);
 }

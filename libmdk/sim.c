@@ -20,7 +20,7 @@
 
 struct sim_page {
 	uint32_t last1; /* last access window + 1, 0: never */
-	uint32_t reuse; /* that access's prior reuse distance */
+	uint32_t reuse; /* that access's prior reuse distance (or key) */
 };
 
 struct mdk_sim {
@@ -153,8 +153,8 @@ static void sim_close_window(struct mdk_sim *s, uint32_t n)
 	s->gmax = 0;
 }
 
-int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
-		size_t n, char *err, size_t errlen)
+static int sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
+		   const uint32_t *keys, size_t n, char *err, size_t errlen)
 {
 	uint32_t w1 = window + 1;
 	size_t i;
@@ -200,7 +200,7 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 		if (!st->last1) {
 			/* First access: compulsory, never counted. */
 			s->first[window]++;
-			st->reuse = 0;
+			st->reuse = keys ? keys[i] : 0;
 		} else {
 			uint32_t a = st->last1 - 1, g = window - a - 1;
 
@@ -232,11 +232,30 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 				s->ghist[g]++;
 				s->gmax = MDK_MAX(s->gmax, g);
 			}
-			st->reuse = window - a;
+			st->reuse = keys ? keys[i] : window - a;
 		}
 		st->last1 = w1;
 	}
 	return 0;
+}
+
+int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
+		size_t n, char *err, size_t errlen)
+{
+	if (mdk_policy_keyed(s->p))
+		return mdk_err(err, errlen, -EINVAL,
+			       "simulator: %s needs keys (mdk_sim_add_keys())",
+			       s->ops->name);
+	return sim_add(s, window, pages, NULL, n, err, errlen);
+}
+
+int mdk_sim_add_keys(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
+		     const uint32_t *keys, size_t n, char *err, size_t errlen)
+{
+	if (!mdk_policy_keyed(s->p))
+		return mdk_err(err, errlen, -EINVAL,
+			       "simulator: %s takes no keys", s->ops->name);
+	return sim_add(s, window, pages, keys, n, err, errlen);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -351,8 +370,10 @@ int mdk_simulate(const char *trace, struct mdk_policy *p, size_t setting,
 {
 	struct mdk_trace_reader *r;
 	struct mdk_trace_chunk c;
+	struct mdk_keyer *k = NULL;
 	struct mdk_sim *s = NULL;
-	uint32_t W;
+	uint32_t W, *keys = NULL;
+	size_t kcap = 0;
 	int ret;
 
 	ret = mdk_trace_reader_open(trace, MDK_TRACE_DENSE, &r, err, errlen);
@@ -362,10 +383,28 @@ int mdk_simulate(const char *trace, struct mdk_policy *p, size_t setting,
 	ret = mdk_policy_resolve(p, W, err, errlen);
 	if (!ret)
 		ret = mdk_sim_new(p, setting, flags, &s, err, errlen);
-	while (!ret && (ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0)
-		ret = mdk_sim_add(s, c.window, c.pages, c.n, err, errlen);
+	if (!ret && mdk_policy_keyed(p))
+		ret = mdk_keyer_new(p, &k, err, errlen);
+	while (!ret && (ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {
+		if (!k) {
+			ret = mdk_sim_add(s, c.window, c.pages, c.n, err,
+					  errlen);
+			continue;
+		}
+		if (mdk__grow((void **)&keys, &kcap, c.n, sizeof(*keys))) {
+			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
+			break;
+		}
+		ret = mdk_keyer_keys(k, c.window, c.ids, c.pages, c.n, keys,
+				     err, errlen);
+		if (!ret)
+			ret = mdk_sim_add_keys(s, c.window, c.pages, keys, c.n,
+					       err, errlen);
+	}
 	if (!ret)
 		ret = mdk_sim_finish(s, W, pt, err, errlen);
+	free(keys);
+	mdk_keyer_free(k);
 	mdk_sim_free(s);
 	mdk_trace_reader_close(r);
 	return ret;

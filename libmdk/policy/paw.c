@@ -24,9 +24,9 @@ static int paw_default_wait(uint64_t windows, struct mdk_grid *g)
 	return mdk__grid_one(g, 2);
 }
 
-static void paw_row(const struct mdk_gen *g, const uint64_t *S,
-		    const uint32_t *row, uint64_t accessed, uint64_t *prom,
-		    uint64_t *saved)
+void mdk__gen_above_row(const struct mdk_gen *g, const uint64_t *S,
+			const uint32_t *row, uint64_t accessed, uint64_t *prom,
+			uint64_t *saved)
 {
 	size_t i, j, n0 = g->rgrid->n, n1 = g->ggrid->n;
 
@@ -36,9 +36,9 @@ static void paw_row(const struct mdk_gen *g, const uint64_t *S,
 				S[mdk__S(g, (uint32_t)i + 1, (uint32_t)j + 1)];
 }
 
-static void paw_saved(const struct mdk_gen *g, const uint64_t *Gc,
-		      const uint64_t *Gs, const uint64_t *Tc,
-		      const uint64_t *Ts, uint64_t *saved)
+void mdk__gen_above_saved(const struct mdk_gen *g, const uint64_t *Gc,
+			  const uint64_t *Gs, const uint64_t *Tc,
+			  const uint64_t *Ts, uint64_t *saved)
 {
 	size_t i, j, n0 = g->rgrid->n, n1 = g->ggrid->n;
 
@@ -69,6 +69,6 @@ const struct mdk_policy_ops mdk_policy_paw = {
 	.online = true,
 	.gen_r = 0,
 	.gen_g = 1,
-	.gen_row = paw_row,
-	.gen_saved = paw_saved,
+	.gen_row = mdk__gen_above_row,
+	.gen_saved = mdk__gen_above_saved,
 };

@@ -51,6 +51,41 @@ START_TEST(test_interval_stream)
 }
 END_TEST
 
+/* A keyed stream: each interval carries its opening access's key. */
+START_TEST(test_interval_keyed)
+{
+	static const uint32_t w0[] = { 0, 1 }, w2[] = { 0 };
+	static const uint32_t k0[] = { 700000, 70000 }, k2[] = { 5 };
+	struct mdk_stream *s;
+	uint32_t st[2], ru[2], a, r, cur = 0;
+	uint64_t first = 0;
+	char err[256];
+
+	/* Keys need the full word even for a stream of few windows. */
+	ck_assert(!mdk_stream_new_keyed(100, &s));
+	ck_assert_int_eq(mdk_stream_feed(s, 0, w0, 2, st, ru, &first, err,
+					 sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "needs keys"), "%s", err);
+	ck_assert(!mdk_stream_feed_keys(s, 0, w0, k0, 2, st, ru, &first, err,
+					sizeof(err)));
+	ck_assert(st[0] == MDK_NONE && ru[0] == 0 && first == 2);
+	ck_assert(!mdk_stream_feed_keys(s, 2, w2, k2, 1, st, ru, &first, err,
+					sizeof(err)));
+	ck_assert(st[0] == 0 && ru[0] == 700000); /* closes (0, 2), key 0.7 */
+	ck_assert(!mdk_stream_open(s, 0, &a, &r) && a == 2 && r == 5);
+	ck_assert_uint_eq(mdk_stream_tails(s, &cur, st, ru, 2), 2);
+	ck_assert(st[1] == 0 && ru[1] == 70000);
+	mdk_stream_free(s);
+	/* and a plain stream refuses keys */
+	ck_assert(!mdk_stream_new(0, &s));
+	ck_assert_int_eq(mdk_stream_feed_keys(s, 0, w0, k0, 2, st, ru, &first,
+					      err, sizeof(err)),
+			 -EINVAL);
+	mdk_stream_free(s);
+}
+END_TEST
+
 START_TEST(test_interval_packed_equals_full)
 {
 	struct tt *t = tt_random(3, 200, 300);
@@ -90,6 +125,7 @@ static Suite *interval_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_interval_stream);
+	tcase_add_test(tc, test_interval_keyed);
 	tcase_add_test(tc, test_interval_packed_equals_full);
 	suite_add_tcase(s, tc);
 	return s;

@@ -19,7 +19,7 @@ static struct mdk_policy *parse(const char *spec)
 START_TEST(test_policy_registry)
 {
 	static const char *const names[] = { "age", "vmin", "paw", "pace",
-					     "opp", "lru",  "opt" };
+					     "opp", "lopp", "lru", "opt" };
 	size_t i;
 
 	ck_assert_uint_eq(mdk_policy_count(), MDK_ARRAY(names));

@@ -66,6 +66,26 @@ int mdk_stream_feed(struct mdk_stream *s, uint32_t window,
 		    uint32_t *reuse, uint64_t *first, char *err, size_t errlen);
 
 /*
+ * mdk_stream_new_keyed() - an empty stream for a keyed policy
+ * (mdk_policy_keyed()): the interval each access opens carries the key
+ * the caller gives it (mdk_stream_feed_keys()) instead of the access's
+ * prior reuse distance, and everything that reports "reuse" reports that
+ * key.  Returns 0 or -ENOMEM.
+ */
+int mdk_stream_new_keyed(uint32_t max_windows, struct mdk_stream **out);
+
+/*
+ * mdk_stream_feed_keys() - mdk_stream_feed() on a keyed stream: @keys[i]
+ * is the key of access i (of the interval it opens, a first access's
+ * too); @reuse[i] receives the key of the interval it closes (0 for a
+ * first access).  -EINVAL on a stream that is not keyed.
+ */
+int mdk_stream_feed_keys(struct mdk_stream *s, uint32_t window,
+			 const uint32_t *pages, const uint32_t *keys, size_t n,
+			 uint32_t *start, uint32_t *reuse, uint64_t *first,
+			 char *err, size_t errlen);
+
+/*
  * mdk_stream_open() - the open interval of dense page @page: its last
  * access window in *@start and that access's prior reuse distance in
  * *@reuse.  Returns 0, or -ENOENT for a page never fed.

@@ -103,6 +103,26 @@ double mdk_lopp_score(const struct mdk_lopp_model *m, const float *x);
 /* mdk_lopp_key() - @score as an interval key, 1..MDK_LOPP_KEY_MAX. */
 uint32_t mdk_lopp_key(double score);
 
+/* ---- the policy ---- */
+
+struct mdk_policy;
+
+/*
+ * mdk_lopp_policy_set_model() - make (a copy of) @m the model of the lopp
+ * policy @p, as "model=FILE" would; keyers of @p (mdk_keyer_new()) score
+ * with it from their next call.  Returns 0, -EINVAL (@p is not lopp) or
+ * -ENOMEM.
+ */
+int mdk_lopp_policy_set_model(struct mdk_policy *p,
+			      const struct mdk_lopp_model *m, char *err,
+			      size_t errlen);
+
+/*
+ * mdk_lopp_policy_model() - the model of the lopp policy @p (owned by @p,
+ * valid until it changes), or NULL: none yet, or @p is not lopp.
+ */
+const struct mdk_lopp_model *mdk_lopp_policy_model(const struct mdk_policy *p);
+
 /* ---- training ---- */
 
 /* A set of labelled feature rows: a ring keeping the newest @cap. */
@@ -135,8 +155,9 @@ struct mdk_lopp_quality {
 };
 
 /* mdk_lopp_assess() - @m's decisions at @theta over @s. 0 or -ENOMEM. */
-int mdk_lopp_assess(const struct mdk_lopp_model *m, const struct mdk_lopp_set *s,
-		    double theta, struct mdk_lopp_quality *q);
+int mdk_lopp_assess(const struct mdk_lopp_model *m,
+		    const struct mdk_lopp_set *s, double theta,
+		    struct mdk_lopp_quality *q);
 
 /*
  * mdk_lopp_labels() - OPP(@rho_ppm)'s decisions for the intervals that end
@@ -170,8 +191,8 @@ struct mdk_lopp_train_report {
  * train, the rest are held out.  Fills *@rep.  Returns 0 or -errno.
  */
 int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
-		   struct mdk_lopp_model **out, struct mdk_lopp_train_report *rep,
-		   char *err, size_t errlen);
+		   struct mdk_lopp_model **out,
+		   struct mdk_lopp_train_report *rep, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

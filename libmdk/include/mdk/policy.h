@@ -13,6 +13,9 @@
  *   pace  PACE(P, A)   reclaim right away if the prior reuse distance is
  *                      > P, else after A idle windows
  *   opp   OPP(rho)     the optimal policy under a rate limit rho (offline)
+ *   lopp  L-OPP(theta; wait) reclaim after @wait idle windows (0) a page
+ *                      whose access a model (model=FILE, mdk/lopp.h)
+ *                      scores at theta or above: OPP learnt
  *   lru   LRU(k), opt  OPT(k): fixed-size memories of k pages over a
  *                      reference string (mdkctl mrc)
  *
@@ -139,6 +142,39 @@ bool mdk_policy_online(const struct mdk_policy *p);
  */
 int mdk_policy_decide(const struct mdk_policy *p, size_t i, uint32_t reuse,
 		      uint32_t *wait);
+
+/*
+ * Keyed policies (lopp) decide from a key computed for each access (its
+ * features scored by a model) instead of the prior reuse distance: the
+ * interval an access opens carries that access's key, and wait(), the
+ * curves and mdk_policy_decide() see it where other policies see the
+ * reuse distance.  Feed keyed policies' streams with
+ * mdk_stream_feed_keys() and simulations with mdk_sim_add_keys().
+ */
+bool mdk_policy_keyed(const struct mdk_policy *p);
+/* mdk_policy_key_max() - the largest key (0 for a policy not keyed). */
+uint32_t mdk_policy_key_max(const struct mdk_policy *p);
+
+struct mdk_keyer;
+
+/*
+ * mdk_keyer_new() - key state for one pass over a trace (the policy, which
+ * must outlive it, brings its model).  Returns 0, -EOPNOTSUPP (not keyed),
+ * -ENOMEM.
+ */
+int mdk_keyer_new(const struct mdk_policy *p, struct mdk_keyer **out, char *err,
+		  size_t errlen);
+/*
+ * mdk_keyer_keys() - the keys of @n accesses of window @window (page ids
+ * @ids and their dense indices @pages, distinct within the window;
+ * windows must not decrease) into @keys.  Returns 0, -EINVAL, -ENOMEM.
+ */
+int mdk_keyer_keys(struct mdk_keyer *k, uint32_t window, const uint64_t *ids,
+		   const uint32_t *pages, size_t n, uint32_t *keys, char *err,
+		   size_t errlen);
+/* mdk_keyer_forget() - dense page @page is gone (mdk_stream_forget()). */
+void mdk_keyer_forget(struct mdk_keyer *k, uint32_t page);
+void mdk_keyer_free(struct mdk_keyer *k);
 
 /* The registry: policies 0..mdk_policy_count()-1, by name and help. */
 size_t mdk_policy_count(void);

@@ -43,6 +43,13 @@ int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 		size_t n, char *err, size_t errlen);
 
 /*
+ * mdk_sim_add_keys() - mdk_sim_add() for a keyed policy
+ * (mdk_policy_keyed()): @keys[i] is access i's key (mdk_keyer_keys()).
+ */
+int mdk_sim_add_keys(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
+		     const uint32_t *keys, size_t n, char *err, size_t errlen);
+
+/*
  * mdk_sim_finish() - end the trace after @windows windows (tails end in
  * window @windows - 1) and fill *@pt.  Returns 0 or -errno.
  */
