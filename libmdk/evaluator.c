@@ -34,8 +34,11 @@
 
 #include <mdk/err.h>
 #include <mdk/interval.h>
+#include <mdk/lopp.h>
 
 #include <mdk/evaluator.h>
+
+#include "internal.h"
 
 #define F_USED 0x1 /* the index holds a page */
 #define F_RECLAIMED 0x2 /* the daemon reclaimed it since its last access */
@@ -68,6 +71,8 @@ struct hslot {
 struct mdk_eval {
 	uint32_t H;
 	unsigned int flags;
+	struct mdk_eval_opts opts;
+	struct mdk__lopp_live *lopp; /* with a keyed (lopp) policy */
 	uint32_t next; /* windows fed */
 	int failed;
 	struct mdk_stream *stream;
@@ -310,6 +315,44 @@ static int gen_replay(struct mdk_eval *e, struct egen *g, char *err,
 }
 
 /*
+ * A keyed (lopp) generator: the horizon keyed by the newest model, built
+ * afresh; none before the first model.  The learner starts with the
+ * first lopp policy.
+ */
+static int lopp_build(struct mdk_eval *e, struct egen *g, char *err,
+		      size_t errlen)
+{
+	const struct mdk_lopp_model *model;
+	uint32_t lo, hi;
+	int ret;
+
+	if (!e->lopp) {
+		double rho = e->opts.lopp_rho > 0 ? e->opts.lopp_rho : 0.01;
+
+		if (rho > 1)
+			return mdk_err(err, errlen, -EINVAL,
+				       "L-OPP: rho %g above 1", rho);
+		if (mdk__lopp_live_new(
+			    e->H, (uint32_t)(rho * 1e6 + 0.5),
+			    e->opts.lopp_retrain ? e->opts.lopp_retrain : 4,
+			    e->opts.lopp_rows ? e->opts.lopp_rows : 65536,
+			    &e->lopp))
+			return mdk_err(err, errlen, -ENOMEM, "out of memory");
+	}
+	model = mdk__lopp_live_model(e->lopp);
+	mdk_mpc_free(g->mpc);
+	g->mpc = NULL;
+	if (!model || !mdk_eval_horizon(e, &lo, &hi))
+		return 0;
+	ret = mdk_lopp_policy_set_model(g->pol, model, err, errlen);
+	if (!ret)
+		ret = mdk_mpc_new(g->pol, e->H, &g->mpc, err, errlen);
+	if (!ret)
+		ret = mdk__lopp_live_fill(e->lopp, g->mpc, lo, hi, err, errlen);
+	return ret;
+}
+
+/*
  * A generator for @pol (taken over, also on failure) over H windows,
  * filled from the ring.
  */
@@ -321,6 +364,12 @@ static int gen_make(struct mdk_eval *e, struct mdk_policy *pol, struct egen *g,
 
 	g->pol = pol;
 	g->mpc = NULL;
+	if (mdk_policy_keyed(pol)) {
+		ret = lopp_build(e, g, err, errlen);
+		if (ret)
+			gen_free(g);
+		return ret;
+	}
 	if (!strcmp(mdk_policy_name(pol), "pace")) {
 		log_values(e->H - 1, MDK_EVAL_PACE_VALUES, vals, sizeof(vals));
 		if ((!mdk_policy_has(pol, "P") &&
@@ -379,6 +428,8 @@ struct mdk_eval *mdk_eval_new(const struct mdk_eval_opts *o, char *err,
 		goto err_nomem;
 	e->H = o->horizon;
 	e->flags = o->flags;
+	e->opts = *o;
+	e->opts.policies = NULL; /* not kept */
 	e->ring = calloc(e->H, sizeof(*e->ring));
 	e->gens = calloc(np, sizeof(*e->gens));
 	if (!e->ring || !e->gens || mdk_stream_new(0, &e->stream) ||
@@ -421,6 +472,7 @@ void mdk_eval_free(struct mdk_eval *e)
 	for (i = 0; i < e->ngens; i++)
 		gen_free(&e->gens[i]);
 	free(e->gens);
+	mdk__lopp_live_free(e->lopp);
 	for (i = 0; e->ring && i < e->H; i++)
 		free(e->ring[i].recs);
 	free(e->ring);
@@ -452,6 +504,8 @@ static int window_leave(struct mdk_eval *e, uint32_t v, char *err,
 	for (g = 0; g < e->ngens; g++) {
 		struct mdk_mpc *m = e->gens[g].mpc;
 
+		if (mdk_policy_keyed(e->gens[g].pol))
+			continue; /* rebuilt every window */
 		for (i = 0; i < s->n; i++) {
 			const struct erec *r = &s->recs[i];
 			struct mdk_interval iv = {
@@ -527,9 +581,17 @@ int mdk_eval_window(struct mdk_eval *e, const uint64_t *ids, size_t n,
 	if (ret)
 		goto err_failed;
 	for (g = 0; g < e->ngens; g++) {
+		if (mdk_policy_keyed(e->gens[g].pol))
+			continue;
 		ret = mdk_mpc_add_accesses(e->gens[g].mpc, w, e->sstart,
 					   e->sreuse, n, err, errlen);
 		if (ret)
+			goto err_failed;
+	}
+	if (e->lopp) {
+		ret = mdk__lopp_live_window(e->lopp, w, ids, e->sidx, e->sstart,
+					    n, err, errlen);
+		if (ret < 0)
 			goto err_failed;
 	}
 	e->nret = 0;
@@ -562,6 +624,12 @@ int mdk_eval_window(struct mdk_eval *e, const uint64_t *ids, size_t n,
 	s->measured = measured;
 	s->have_measured = have_measured;
 	e->next++;
+	for (g = 0; g < e->ngens; g++)
+		if (mdk_policy_keyed(e->gens[g].pol)) {
+			ret = lopp_build(e, &e->gens[g], err, errlen);
+			if (ret)
+				goto err_failed;
+		}
 	return 0;
 
 err_failed:
@@ -611,6 +679,10 @@ long mdk_eval_curve(struct mdk_eval *e, size_t i, struct mdk_point **pts,
 			       "the evaluator failed earlier");
 	if (!mdk_eval_horizon(e, &lo, &hi))
 		return mdk_err(err, errlen, -ENODATA, "no window yet");
+	if (!e->gens[i].mpc)
+		return mdk_err(err, errlen, -ENOENT,
+			       "%s: no model learnt yet (both labels needed)",
+			       mdk_policy_name(e->gens[i].pol));
 	return mdk_mpc_eval(e->gens[i].mpc, lo, hi, e->flags, pts, err, errlen);
 }
 
@@ -908,8 +980,11 @@ int mdk_eval_pick(struct mdk_eval *e, const struct mdk_eval_sel *sel,
 		if (e->pflags[idx] != F_USED ||
 		    mdk_stream_open(e->stream, idx, &a, &r))
 			continue;
-		ret = mdk_policy_decide(p, sel->setting, min_u32(r, e->H),
-					&wait);
+		/* A keyed policy decides on the key of the page's last access. */
+		r = e->lopp && mdk_policy_keyed(p) ?
+			    mdk__lopp_live_key(e->lopp, idx) :
+			    min_u32(r, e->H);
+		ret = mdk_policy_decide(p, sel->setting, r, &wait);
 		if (ret < 0)
 			return ret;
 		if (!ret || (uint64_t)a + wait > hi)
@@ -958,6 +1033,8 @@ size_t mdk_eval_forget(struct mdk_eval *e, bool (*gone)(uint64_t id, void *arg),
 			break; /* keep it: forgetting is only an optimisation */
 		hash_del(e, hash_find(e, e->ids[idx]));
 		mdk_stream_forget(e->stream, idx);
+		if (e->lopp)
+			mdk__lopp_live_forget(e->lopp, idx);
 		e->pflags[idx] = 0;
 		e->freel[e->nfree++] = idx;
 		dropped++;
@@ -1035,6 +1112,21 @@ size_t mdk_eval_memory(const struct mdk_eval *e)
 	for (i = 0; i < e->H; i++)
 		b += e->ring[i].cap * sizeof(struct erec);
 	for (i = 0; i < e->ngens; i++)
-		b += mdk_mpc_memory(e->gens[i].mpc);
+		if (e->gens[i].mpc)
+			b += mdk_mpc_memory(e->gens[i].mpc);
 	return b;
+}
+
+bool mdk_eval_lopp(const struct mdk_eval *e, struct mdk_eval_lopp *out)
+{
+	struct mdk_lopp_quality q;
+
+	memset(out, 0, sizeof(*out));
+	if (!e->lopp)
+		return false;
+	mdk__lopp_live_stats(e->lopp, &out->trainings, &q, &out->rows);
+	out->precision = q.precision;
+	out->recall = q.recall;
+	out->auc = q.auc;
+	return true;
 }

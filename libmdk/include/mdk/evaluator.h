@@ -17,7 +17,13 @@
  *    can pick the pages whose wait expired (mdk_eval_pick()) and the
  *    window reports which reclaimed pages came back ("acted" promotions);
  *  - per window, the promotions measured outside (the sampler's BPF
- *    counters), to put the measured rate beside the predicted one.
+ *    counters), to put the measured rate beside the predicted one;
+ *  - for L-OPP ("lopp" among the policies): the features of every access
+ *    in the horizon, OPP's labels of the intervals that close, and a
+ *    model fitted to them every few windows; lopp's curve over theta is
+ *    rebuilt each window from the horizon keyed by the newest model, and
+ *    mdk_eval_pick() decides on the key of each page's last access.  Its
+ *    curve exists once a model does (before: -ENOENT).
  *
  * The horizon [lo, hi] is the last H windows fed; its curves are those of
  * the sub-trace of windows lo..hi with each page's first access in it
@@ -46,6 +52,23 @@ struct mdk_eval_opts {
 	 * window policies with single-pass curves only. */
 	const char *policies;
 	unsigned int flags; /* MDK_SAVINGS_PAPER */
+	/*
+	 * L-OPP (a "lopp" policy, evaluated or found): the rate limit of
+	 * the OPP labels it learns (0: 1%), a new model every lopp_retrain
+	 * windows (0: 4), fitted to the newest lopp_rows
+	 * labelled intervals (0: 65,536).
+	 */
+	double lopp_rho;
+	uint32_t lopp_retrain;
+	size_t lopp_rows;
+};
+
+/* L-OPP's learning so far (mdk_eval_lopp()). */
+struct mdk_eval_lopp {
+	uint64_t trainings; /* models fitted */
+	size_t rows; /* labelled intervals kept */
+	double precision, recall; /* of the newest model on them, at 0.5 */
+	double auc;
 };
 
 /* One setting of one evaluated policy. */
@@ -184,6 +207,12 @@ size_t mdk_eval_forget(struct mdk_eval *e, bool (*gone)(uint64_t id, void *arg),
  */
 void mdk_eval_rates(const struct mdk_eval *e, struct mdk_eval_rates *measured,
 		    struct mdk_eval_rates *acted);
+
+/*
+ * mdk_eval_lopp() - L-OPP's learning, into *@out.
+ * Return: false when no lopp policy is evaluated.
+ */
+bool mdk_eval_lopp(const struct mdk_eval *e, struct mdk_eval_lopp *out);
 
 /* mdk_eval_pages() - pages tracked; mdk_eval_memory() - bytes held. */
 size_t mdk_eval_pages(const struct mdk_eval *e);

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * L-OPP live: what the evaluator (evaluator.h) keeps to run L-OPP on a
+ * stream of windows.  It learns online from OPP's decisions over the
+ * horizon and keys every access with the newest model:
+ *
+ *  - per access of the last H windows: the features at that access
+ *    (mdk/lopp.h), its key under the current model, the distance r to the
+ *    page's previous access and dn to its next one (0: none yet);
+ *  - labels: OPP(rho)'s decisions over the horizon taken as a trace.
+ *    When a page is accessed again in window w, the interval its previous
+ *    access opened closes with gap g; OPP reclaims the floor(rho x U(w))
+ *    largest gaps of the intervals closing in w (mdk_lopp_labels()).  An
+ *    interval still open is a tail of the horizon, which OPP reclaims;
+ *  - every @retrain windows a new model is fitted to the rows of the
+ *    horizon (the newest @rows of them: every access's features with its
+ *    label), and every access in the horizon is keyed again with it, so
+ *    that the curve over theta (mdk__lopp_live_fill()) is the current
+ *    model's.
+ *
+ * Per page, the key of its last access (what mdk_eval_pick() decides on):
+ * an access older than the horizon keeps the key it had when it left.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <mdk/lopp.h>
+#include <mdk/mpc.h>
+
+#include "../internal.h"
+
+struct lrec {
+	uint32_t idx; /* dense index of the page */
+	uint32_t r; /* windows since the page's previous access; 0: first */
+	uint32_t dn; /* windows to its next access; 0: none yet */
+	uint32_t key; /* under the current model; 0 without one */
+	bool label; /* OPP's decision, once the interval closed (dn > 0) */
+};
+
+struct lwin {
+	struct lrec *recs;
+	float *x; /* n rows of MDK_LOPP_FEATURES */
+	size_t n, cap;
+};
+
+struct mdk__lopp_live {
+	uint32_t H, rho_ppm, retrain;
+	struct lwin *ring; /* window w in slot w % H */
+	struct mdk_lopp_feat *feat;
+	struct mdk_lopp_set *set;
+	struct mdk_lopp_model *model;
+	struct mdk_lopp_quality quality; /* of the model on its rows */
+	uint64_t trainings;
+	/* per page */
+	uint32_t *last1; /* last access window + 1; 0: none */
+	uint32_t *lastpos; /* its place in that window's recs */
+	uint32_t *pkey; /* its key */
+	size_t pcap;
+	/* scratch */
+	uint32_t *gaps, *hist, *rpos;
+	bool *label;
+	size_t scap;
+};
+
+int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
+		       size_t rows, struct mdk__lopp_live **out)
+{
+	struct mdk__lopp_live *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	l->H = H;
+	l->rho_ppm = rho_ppm;
+	l->retrain = retrain ? retrain : 1;
+	l->ring = calloc(H, sizeof(*l->ring));
+	l->hist = calloc((size_t)H + 1, sizeof(*l->hist));
+	if (!l->ring || !l->hist || mdk_lopp_feat_new(&l->feat) ||
+	    mdk_lopp_set_new(rows, &l->set)) {
+		mdk__lopp_live_free(l);
+		return -ENOMEM;
+	}
+	*out = l;
+	return 0;
+}
+
+void mdk__lopp_live_free(struct mdk__lopp_live *l)
+{
+	uint32_t i;
+
+	if (!l)
+		return;
+	for (i = 0; l->ring && i < l->H; i++) {
+		free(l->ring[i].recs);
+		free(l->ring[i].x);
+	}
+	free(l->ring);
+	mdk_lopp_feat_free(l->feat);
+	mdk_lopp_set_free(l->set);
+	mdk_lopp_model_free(l->model);
+	free(l->last1);
+	free(l->lastpos);
+	free(l->pkey);
+	free(l->gaps);
+	free(l->hist);
+	free(l->rpos);
+	free(l->label);
+	free(l);
+}
+
+/* Room for @n accesses in slot @s and the scratch, and page @maxidx. */
+static int live_grow(struct mdk__lopp_live *l, struct lwin *s, size_t n,
+		     uint32_t maxidx)
+{
+	size_t cap = s->cap, pcap = l->pcap, scap = l->scap;
+
+	if (n > s->cap) {
+		if (mdk__grow((void **)&s->recs, &cap, n, sizeof(*s->recs)))
+			return -ENOMEM;
+		float *x = realloc(s->x, cap * MDK_LOPP_FEATURES * sizeof(*x));
+
+		if (!x)
+			return -ENOMEM;
+		s->x = x;
+		s->cap = cap;
+	}
+	if (n > l->scap) {
+		if (mdk__grow((void **)&l->gaps, &scap, n, sizeof(*l->gaps)))
+			return -ENOMEM;
+		uint32_t *rp = realloc(l->rpos, scap * sizeof(*rp));
+		bool *lb = rp ? realloc(l->label, scap * sizeof(*lb)) : NULL;
+
+		if (rp)
+			l->rpos = rp;
+		if (!lb)
+			return -ENOMEM;
+		l->label = lb;
+		l->scap = scap;
+	}
+	if ((size_t)maxidx >= l->pcap) {
+		size_t old = l->pcap;
+		uint32_t *a, *b, *c;
+
+		if (mdk__grow((void **)&l->last1, &pcap, (size_t)maxidx + 1,
+			      sizeof(*l->last1)))
+			return -ENOMEM;
+		a = l->last1;
+		b = realloc(l->lastpos, pcap * sizeof(*b));
+		if (b)
+			l->lastpos = b;
+		c = b ? realloc(l->pkey, pcap * sizeof(*c)) : NULL;
+		if (!c)
+			return -ENOMEM;
+		l->pkey = c;
+		memset(a + old, 0, (pcap - old) * sizeof(*a));
+		memset(l->pkey + old, 0, (pcap - old) * sizeof(*c));
+		l->pcap = pcap;
+	}
+	return 0;
+}
+
+static uint32_t live_key(const struct mdk__lopp_live *l, const float *x)
+{
+	return l->model ? mdk_lopp_key(mdk_lopp_score(l->model, x)) : 0;
+}
+
+/* A new model: key every access of the horizon again. */
+static void live_rekey(struct mdk__lopp_live *l, uint32_t lo, uint32_t hi)
+{
+	uint32_t v;
+
+	for (v = lo;; v++) {
+		struct lwin *s = &l->ring[v % l->H];
+		size_t i;
+
+		for (i = 0; i < s->n; i++) {
+			struct lrec *r = &s->recs[i];
+
+			r->key = live_key(l, s->x + i * MDK_LOPP_FEATURES);
+			if (!r->dn)
+				l->pkey[r->idx] = r->key;
+		}
+		if (v == hi)
+			break;
+	}
+}
+
+static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,
+		      size_t errlen)
+{
+	uint32_t lo = w >= l->H ? w - l->H + 1 : 0, v;
+	struct mdk_lopp_model *m;
+	int ret;
+
+	/* The horizon's rows, oldest first: the set keeps the newest. */
+	mdk_lopp_set_clear(l->set);
+	for (v = lo; v <= w; v++) {
+		const struct lwin *s = &l->ring[v % l->H];
+		size_t i;
+
+		for (i = 0; i < s->n; i++)
+			mdk_lopp_set_add(l->set,
+					 s->x + i * MDK_LOPP_FEATURES,
+					 s->recs[i].dn ? s->recs[i].label :
+							 true);
+	}
+	if (!mdk_lopp_set_positives(l->set) ||
+	    mdk_lopp_set_positives(l->set) == mdk_lopp_set_size(l->set))
+		return 0; /* one class only: nothing to learn yet */
+	ret = mdk_lopp_fit(l->set, l->rho_ppm / 1e6, 0, &m, err, errlen);
+	if (ret)
+		return ret;
+	mdk_lopp_model_free(l->model);
+	l->model = m;
+	l->trainings++;
+	ret = mdk_lopp_assess(m, l->set, 0.5, &l->quality);
+	if (ret)
+		return mdk_err(err, errlen, ret, "out of memory");
+	live_rekey(l, lo, w);
+	return 1;
+}
+
+int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
+			  const uint64_t *ids, const uint32_t *idx,
+			  const uint32_t *start, size_t n, char *err,
+			  size_t errlen)
+{
+	struct lwin *s = &l->ring[w % l->H];
+	uint32_t maxidx = 0;
+	size_t i, m = 0;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		maxidx = MDK_MAX(maxidx, idx[i]);
+	if (live_grow(l, s, n, maxidx))
+		return mdk_err(err, errlen, -ENOMEM, "L-OPP: out of memory");
+	/* The slot held window w - H, which left the horizon. */
+	s->n = 0;
+	ret = mdk_lopp_feat_add(l->feat, w, ids, idx, n, s->x, err, errlen);
+	if (ret)
+		return ret;
+	/* The intervals closing in w, with their opening access. */
+	for (i = 0; i < n; i++) {
+		uint32_t a = start[i], p = idx[i];
+
+		if (a == MDK_NONE || w - a >= l->H || l->last1[p] != a + 1)
+			continue;
+		l->gaps[m] = w - a - 1;
+		l->rpos[m++] = (uint32_t)i;
+	}
+	mdk_lopp_labels(l->gaps, m, n, l->rho_ppm, l->hist, l->label);
+	for (i = 0; i < m; i++) {
+		uint32_t p = idx[l->rpos[i]], a = l->last1[p] - 1;
+		struct lrec *ra = &l->ring[a % l->H].recs[l->lastpos[p]];
+
+		ra->dn = w - a;
+		ra->label = l->label[i];
+	}
+	for (i = 0; i < n; i++) {
+		struct lrec *r = &s->recs[i];
+		uint32_t p = idx[i];
+
+		r->idx = p;
+		r->r = start[i] == MDK_NONE ? 0 : w - start[i];
+		r->dn = 0;
+		r->label = false;
+		r->key = live_key(l, s->x + i * MDK_LOPP_FEATURES);
+		l->last1[p] = w + 1;
+		l->lastpos[p] = (uint32_t)i;
+		l->pkey[p] = r->key;
+	}
+	s->n = n;
+	if ((w + 1) % l->retrain)
+		return 0;
+	return live_train(l, w, err, errlen);
+}
+
+const struct mdk_lopp_model *mdk__lopp_live_model(const struct mdk__lopp_live *l)
+{
+	return l->model;
+}
+
+void mdk__lopp_live_stats(const struct mdk__lopp_live *l, uint64_t *trainings,
+			  struct mdk_lopp_quality *q, size_t *rows)
+{
+	*trainings = l->trainings;
+	*q = l->quality;
+	*rows = mdk_lopp_set_size(l->set);
+}
+
+uint32_t mdk__lopp_live_key(const struct mdk__lopp_live *l, uint32_t idx)
+{
+	return idx < l->pcap ? l->pkey[idx] : 0;
+}
+
+void mdk__lopp_live_forget(struct mdk__lopp_live *l, uint32_t idx)
+{
+	if (idx >= l->pcap)
+		return;
+	/* Its accesses in the ring stay, as the evaluator's do. */
+	l->last1[idx] = 0;
+	l->pkey[idx] = 0;
+	mdk_lopp_feat_forget(l->feat, idx);
+}
+
+int mdk__lopp_live_fill(const struct mdk__lopp_live *l, struct mdk_mpc *m,
+			uint32_t lo, uint32_t hi, char *err, size_t errlen)
+{
+	uint32_t v;
+	int ret;
+
+	/* Make lo..hi the generator's ring before any interval. */
+	ret = mdk_mpc_add_window(m, lo, 0, 0, err, errlen);
+	if (!ret)
+		ret = mdk_mpc_add_window(m, hi, 0, 0, err, errlen);
+	for (v = lo; !ret; v++) {
+		const struct lwin *s = &l->ring[v % l->H];
+		int64_t first = 0;
+		size_t i;
+
+		for (i = 0; i < s->n && !ret; i++) {
+			const struct lrec *r = &s->recs[i];
+			struct mdk_interval iv = {
+				.start = v,
+				.end = r->dn ? v + r->dn : MDK_NONE,
+				.reuse = r->key,
+			};
+
+			/* A previous access before lo: first in the horizon. */
+			if (!r->r || v - lo < r->r)
+				first++;
+			ret = mdk_mpc_add_interval(m, &iv, 1, err, errlen);
+		}
+		if (!ret)
+			ret = mdk_mpc_add_window(m, v, (int64_t)s->n, first,
+						 err, errlen);
+		if (v == hi)
+			break;
+	}
+	return ret;
+}
