@@ -106,7 +106,7 @@ const struct mdkd_key mdkd_keys[] = {
 	  "policy: the sampler's window, the mode's interval" },
 	{ "policy", MDKD_SCOPE_CGROUP, MDKD_T_POLICY, S(policy), "pace", 0, 0,
 	  false, false,
-	  "policy: age:T=N, paw:P=N,wait=N or pace:P=N,A=N; with auto_tune, a name (or partial setting) to tune" },
+	  "policy: age:T=N, paw:P=N,wait=N, pace:P=N,A=N or lopp:theta=F (learnt live); with auto_tune, a name (or partial setting) to tune" },
 	{ "auto_tune", MDKD_SCOPE_CGROUP, MDKD_T_BOOL, S(auto_tune), "on", 0, 0,
 	  false, false,
 	  "policy: run the setting of that policy that saves most within target_rate over the horizon" },
@@ -134,6 +134,9 @@ const struct mdkd_key mdkd_keys[] = {
 	{ "drop_swap_cache", MDKD_SCOPE_CGROUP, MDKD_T_BOOL, S(drop_swap_cache),
 	  "off", 0, 0, false, false,
 	  "policy, swap: memory.reclaim what page-outs left in the swap cache, between the sampler's walk and reset (saves memory, costs promotions the curves do not predict)" },
+	{ "rate_guard", MDKD_SCOPE_CGROUP, MDKD_T_BOOL, S(rate_guard), "on", 0,
+	  0, false, false,
+	  "policy, lopp: a window whose measured rate exceeds target_rate raises theta halfway to 1 (fewer reclaims); 8 windows within it lower it a step" },
 	{ "trace_file", MDKD_SCOPE_CGROUP, MDKD_T_PATH, S(trace_file), "", 0, 0,
 	  false, true,
 	  "policy: also write the sampled windows to this access-bit trace (.mdkt); empty: off" },
@@ -421,7 +424,7 @@ static int parse_policy(const struct mdkd_key *k, const char *s, void *f,
 		mdk_policy_free(p);
 		return mdk_err(
 			err, errlen, -EINVAL,
-			"%s: expected age, paw or pace (policies that decide online), got '%s'",
+			"%s: expected age, paw, pace or lopp (policies that decide online), got '%s'",
 			k->name, s);
 	}
 	/* Given parameters hold one value each: a setting, not a grid. */
@@ -452,7 +455,7 @@ static int parse_policies(const struct mdkd_key *k, const char *s, void *f,
 		if (mdk_policy_kind(pols[i]) == MDK_POLICY_CACHE)
 			ret = mdk_err(
 				err, errlen, -EINVAL,
-				"%s: %s has no MPC (expected age, vmin, paw, pace, opp)",
+				"%s: %s has no MPC (expected age, vmin, paw, pace, opp, lopp)",
 				k->name, mdk_policy_name(pols[i]));
 		for (j = 0; j < i && !ret; j++)
 			if (!strcmp(mdk_policy_name(pols[i]),

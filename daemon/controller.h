@@ -82,6 +82,7 @@ struct mdkd_settings {
 	int tier_node; /* CMM-MP node, -1: /sys/kernel/cmm_mp/node */
 	bool cxl_promote; /* move accessed tier pages back; on */
 	bool drop_swap_cache; /* swap: reclaim what page-outs left cached; off */
+	bool rate_guard; /* lopp: a window over target steps theta up; on */
 	char trace_file[256]; /* the windows as an .mdkt trace; "" off */
 };
 

@@ -127,6 +127,10 @@ struct policy_state {
 
 	/* the setting this window runs */
 	struct mdk_eval_sel sel;
+	/* lopp's rate guard: no theta below guard_theta (ppm) */
+	uint64_t guard_theta;
+	uint32_t guard_good; /* windows within the target since a step */
+	uint64_t guard_steps;
 	char running[96];
 	bool tuned;
 	enum mdkd_reason why; /* MDKD_R_RECLAIM, or why nothing is picked */
@@ -188,14 +192,34 @@ static void set_error(struct policy_state *st, const char *fmt, ...)
 	snprintf(st->last_error, sizeof(st->last_error), "%s", msg);
 }
 
+/* Whether @set runs lopp ("lopp" or "lopp:..."). */
+static bool runs_lopp(const struct mdkd_settings *set)
+{
+	return !strncmp(set->policy, "lopp", 4) &&
+	       (!set->policy[4] || set->policy[4] == ':');
+}
+
+/*
+ * The evaluator of @set: its evaluate list, plus lopp when the policy is
+ * lopp (it learns from the first window), labelled at target_rate.
+ */
 static struct mdk_eval *eval_new(const struct mdkd_settings *set, char *err,
 				 size_t errlen)
 {
+	char list[sizeof(set->evaluate) + 8];
 	struct mdk_eval_opts o = {
 		.horizon = set->horizon,
-		.policies = set->evaluate,
+		.policies = list,
+		.lopp_rho = set->target_rate,
 	};
+	bool has = false;
+	const char *p;
 
+	for (p = set->evaluate; (p = strstr(p, "lopp")); p += 4)
+		has |= (p == set->evaluate || p[-1] == ',') &&
+		       (!p[4] || p[4] == ',' || p[4] == ':');
+	snprintf(list, sizeof(list), "%s%s", set->evaluate,
+		 runs_lopp(set) && !has ? ",lopp" : "");
 	return mdk_eval_new(&o, err, errlen);
 }
 
@@ -412,6 +436,103 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	return 0;
 }
 
+/*
+ * lopp's rate guard.  The curve predicts the rate of the horizon's past;
+ * when the model's precision is low, a window's measured rate can still
+ * exceed the target.  Then theta rises halfway from the running one to 1
+ * (fewer reclaims; to the grid value at or above) and stays at least
+ * there: a few windows over the target reach any score.  After
+ * GUARD_RELAX windows within the target it steps back down one value of
+ * the grid.
+ */
+#define GUARD_RELAX 8
+
+/* The setting of @p with v[1] of setting @i and the grid's v[0] next above
+ * (@up) or below @theta; -1 for none. */
+static long theta_step(const struct mdk_policy *p, size_t i, uint64_t theta,
+		       bool up)
+{
+	struct mdk_setting cur, s;
+	size_t k, n = mdk_policy_settings(p);
+	long best = -1;
+	uint64_t bv = 0;
+
+	if (mdk_policy_setting(p, i, &cur))
+		return -1;
+	for (k = 0; k < n; k++) {
+		mdk_policy_setting(p, k, &s);
+		if (s.v[1] != cur.v[1] ||
+		    (up ? s.v[0] <= theta : s.v[0] >= theta))
+			continue;
+		if (best < 0 || (up ? s.v[0] < bv : s.v[0] > bv)) {
+			best = (long)k;
+			bv = s.v[0];
+		}
+	}
+	return best;
+}
+
+/* Hold @sel (lopp's) at or above the guard's theta. */
+static void guard_apply(struct policy_state *st, struct mdk_eval_sel *sel)
+{
+	const struct mdk_policy *p =
+		mdk_eval_policy(st->eval, (size_t)sel->policy);
+	struct mdk_setting s;
+	long k;
+
+	if (!st->cg->set.rate_guard || !p || !mdk_policy_keyed(p) ||
+	    !st->guard_theta || mdk_policy_setting(p, sel->setting, &s) ||
+	    s.v[0] >= st->guard_theta)
+		return;
+	k = theta_step(p, sel->setting, st->guard_theta - 1, true);
+	if (k >= 0)
+		sel->setting = (size_t)k;
+}
+
+/* After a window of @measured promotions over @accessed pages. */
+static void guard_observe(struct policy_state *st, uint64_t measured,
+			  uint64_t accessed)
+{
+	const struct mdkd_settings *set = &st->cg->set;
+	const struct mdk_policy *p;
+	struct mdk_setting s;
+	long k;
+
+	if (!set->rate_guard || st->sel.policy < 0 || !accessed)
+		return;
+	p = mdk_eval_policy(st->eval, (size_t)st->sel.policy);
+	if (!p || !mdk_policy_keyed(p) ||
+	    mdk_policy_setting(p, st->sel.setting, &s))
+		return;
+	if ((double)measured > set->target_rate * (double)accessed) {
+		uint64_t half = s.v[0] + (1000000 - s.v[0] + 1) / 2;
+
+		k = theta_step(p, st->sel.setting, half - 1, true);
+		if (k < 0)
+			k = theta_step(p, st->sel.setting, s.v[0], true);
+		st->guard_good = 0;
+		if (k < 0)
+			return; /* already at the top */
+		mdk_policy_setting(p, (size_t)k, &s);
+		st->guard_theta = s.v[0];
+		st->guard_steps++;
+		log_info("%s: rate guard: window rate %.4f over %g: theta %g",
+			 st->cg->path, (double)measured / (double)accessed,
+			 set->target_rate, s.v[0] / 1e6);
+		return;
+	}
+	if (!st->guard_theta || ++st->guard_good < GUARD_RELAX)
+		return;
+	st->guard_good = 0;
+	k = theta_step(p, st->sel.setting, st->guard_theta, false);
+	if (k < 0) {
+		st->guard_theta = 0;
+		return;
+	}
+	mdk_policy_setting(p, (size_t)k, &s);
+	st->guard_theta = s.v[0];
+}
+
 /* The setting to run in this window, into st->sel; st->why otherwise. */
 static void choose(struct policy_state *st)
 {
@@ -443,6 +564,7 @@ static void choose(struct policy_state *st)
 		st->sel.policy = -1;
 		return;
 	}
+	guard_apply(st, &sel);
 	if (sel.policy != st->sel.policy || sel.setting != st->sel.setting) {
 		char was[sizeof(st->running)];
 
@@ -526,8 +648,11 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 		st->eval = eval_new(set, msg, sizeof(msg));
 		st->sel.policy = -1;
 		st->running[0] = '\0';
+		st->guard_theta = 0;
 		return;
 	}
+	if (w.have_counters || st->tier_node >= 0)
+		guard_observe(st, measured, w.nr_pages);
 	st->last = w;
 	st->last.pages = NULL;
 	st->have_last = true;
@@ -636,6 +761,7 @@ static void policy_update(struct mdkd_cgroup *cg, void *state,
 		st->eval = e;
 		st->sel.policy = -1;
 		st->running[0] = '\0';
+		st->guard_theta = 0;
 		log_info("%s: evaluation restarted (horizon %u, %s)", cg->path,
 			 set->horizon, set->evaluate);
 	}
@@ -713,6 +839,25 @@ static void running_json(struct policy_state *st, struct json_object *o)
 	json_object_object_add(o, "running", r);
 }
 
+/* L-OPP's learning and its guard, into @o. */
+static void lopp_json(struct policy_state *st, struct json_object *o)
+{
+	struct mdk_eval_lopp l;
+	struct json_object *j;
+
+	if (!mdk_eval_lopp(st->eval, &l))
+		return;
+	j = json_object_new_object();
+	mdkd_json_add_u64(j, "trainings", l.trainings);
+	mdkd_json_add_u64(j, "rows", l.rows);
+	mdkd_json_add_double(j, "precision", l.precision);
+	mdkd_json_add_double(j, "recall", l.recall);
+	mdkd_json_add_double(j, "auc", l.auc);
+	mdkd_json_add_double(j, "guard_theta", st->guard_theta / 1e6);
+	mdkd_json_add_u64(j, "guard_steps", st->guard_steps);
+	json_object_object_add(o, "lopp", j);
+}
+
 static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
 					      void *state)
 {
@@ -738,6 +883,7 @@ static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
 		mdk_eval_rates(st->eval, &m, &a);
 		json_object_object_add(o, "measured", rates_json(&m));
 		json_object_object_add(o, "acted", rates_json(&a));
+		lopp_json(st, o);
 	}
 	if (st->have_last) {
 		const struct mdkd_sampler_window *l = &st->last;
