@@ -172,8 +172,9 @@ int mdk_lopp_model_write(const struct mdk_lopp_model *m, const char *path,
 	memcpy(tmp + len, ".XXXXXX", 8);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		ret = mdk_err(err, errlen, -errno, "%s: %s", tmp,
-			      strerror(errno));
+		ret = mdk_err(err, errlen, -errno,
+			      "%s: cannot create a temporary file beside it: %s",
+			      path, strerror(errno));
 		free(tmp);
 		return ret;
 	}
