@@ -110,8 +110,8 @@ int mdk__parse_u64(const char *s, uint64_t *out);
 /* L-OPP (lopp/model.c): a model from its parts (MDK_LOPP_FEATURES each). */
 struct mdk_lopp_model;
 struct mdk_lopp_model *mdk__lopp_model_new(double rho, const double *mean,
-					   const double *scale,
-					   const double *w, double bias);
+					   const double *scale, const double *w,
+					   double bias);
 /* L-OPP (lopp/set.c): row @i of @s, 0 .. size - 1, in no set order. */
 struct mdk_lopp_set;
 const float *mdk__lopp_set_row(const struct mdk_lopp_set *s, size_t i,

@@ -113,7 +113,7 @@ START_TEST(test_assess_golden)
 		float x0;
 		bool y;
 	} rows[] = {
-		{ 3, true }, { 2, true }, { 1, false }, { 0.5f, true },
+		{ 3, true },   { 2, true },  { 1, false },  { 0.5f, true },
 		{ -1, false }, { -2, true }, { -3, false }, { -4, false },
 	};
 	struct mdk_lopp_model *m;

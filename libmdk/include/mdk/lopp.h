@@ -141,8 +141,9 @@ struct mdk_lopp_quality {
 };
 
 /* mdk_lopp_assess() - @m's decisions at @theta over @s. 0 or -ENOMEM. */
-int mdk_lopp_assess(const struct mdk_lopp_model *m, const struct mdk_lopp_set *s,
-		    double theta, struct mdk_lopp_quality *q);
+int mdk_lopp_assess(const struct mdk_lopp_model *m,
+		    const struct mdk_lopp_set *s, double theta,
+		    struct mdk_lopp_quality *q);
 
 /*
  * mdk_lopp_labels() - OPP(@rho_ppm)'s decisions for the intervals that end
@@ -185,8 +186,8 @@ struct mdk_lopp_train_report {
  * without index or training rows of one class only.
  */
 int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
-		   struct mdk_lopp_model **out, struct mdk_lopp_train_report *rep,
-		   char *err, size_t errlen);
+		   struct mdk_lopp_model **out,
+		   struct mdk_lopp_train_report *rep, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
