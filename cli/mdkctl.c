@@ -34,6 +34,8 @@ static const struct mdkctl_cmd mdkctl_cmds[] = {
 	  "memory performance curves of policies over a trace" },
 	{ "simulate", cmd_simulate,
 	  "simulate policy settings exactly over a trace" },
+	{ "train", cmd_train,
+	  "fit an L-OPP model to OPP's decisions over a trace" },
 	{ "mrc", cmd_mrc,
 	  "LRU and OPT miss-ratio curves of a reference string" },
 	{ "sample", cmd_sample,

@@ -27,12 +27,16 @@ extern const char *mdkctl_socket;
 /* mdkctl objects (cli/cmd_<object>.c). */
 int cmd_pool(int argc, char **argv);
 int cmd_swarm(int argc, char **argv);
-/* The Memory Designer's Kit: cmd_trace.c, cmd_synth.c, cmd_mpc.c, cmd_mrc.c */
+/*
+ * The Memory Designer's Kit: cmd_trace.c, cmd_synth.c, cmd_mpc.c,
+ * cmd_train.c, cmd_mrc.c
+ */
 int cmd_trace(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_mpc(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_mrc(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_cgroup(int argc, char **argv);

@@ -82,18 +82,20 @@ int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
 	if (C == 0)
 		C = 1;
 	if (!(C > 0) || !isfinite(C) || !(rho >= 0 && rho <= 1))
-		return mdk_err(err, errlen, -EINVAL,
-			       "lopp: fit: cost %g and rho %g: expected a cost > 0 and rho in [0, 1]",
-			       C, rho);
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"lopp: fit: cost %g and rho %g: expected a cost > 0 and rho in [0, 1]",
+			C, rho);
 	if (!n)
 		return mdk_err(err, errlen, -EINVAL,
 			       "lopp: fit: no labelled rows to learn from");
 	if (!pos || pos == n)
-		return mdk_err(err, errlen, -EINVAL,
-			       "lopp: fit: all %zu rows are labelled %s: a model needs both classes (a rho of %g %s)",
-			       n, pos ? "reclaim" : "keep", rho,
-			       pos ? "reclaims every interval" :
-				     "reclaims no interval of these rows");
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"lopp: fit: all %zu rows are labelled %s: a model needs both classes (a rho of %g %s)",
+			n, pos ? "reclaim" : "keep", rho,
+			pos ? "reclaims every interval" :
+			      "reclaims no interval of these rows");
 	if (n > INT_MAX / 2)
 		return mdk_err(err, errlen, -EINVAL,
 			       "lopp: fit: %zu rows: at most %d", n,
@@ -154,8 +156,9 @@ int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
 		if (!isfinite(w[k]))
 			break;
 	if (k < NF || !isfinite(bias)) {
-		ret = mdk_err(err, errlen, -EINVAL,
-			      "lopp: fit: liblinear gave a weight that is not finite");
+		ret = mdk_err(
+			err, errlen, -EINVAL,
+			"lopp: fit: liblinear gave a weight that is not finite");
 		goto out;
 	}
 	*out = mdk__lopp_model_new(rho, mean, scale, w, bias);

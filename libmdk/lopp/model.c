@@ -113,8 +113,8 @@ void mdk_lopp_model_free(struct mdk_lopp_model *m)
 
 /* For fit (train.c): a model from its parts, or NULL. */
 struct mdk_lopp_model *mdk__lopp_model_new(double rho, const double *mean,
-					   const double *scale,
-					   const double *w, double bias)
+					   const double *scale, const double *w,
+					   double bias)
 {
 	struct mdk_lopp_model *m = calloc(1, sizeof(*m));
 
@@ -172,8 +172,10 @@ int mdk_lopp_model_write(const struct mdk_lopp_model *m, const char *path,
 	memcpy(tmp + len, ".XXXXXX", 8);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		ret = mdk_err(err, errlen, -errno, "%s: %s", tmp,
-			      strerror(errno));
+		ret = mdk_err(
+			err, errlen, -errno,
+			"%s: cannot create a temporary file beside it: %s",
+			path, strerror(errno));
 		free(tmp);
 		return ret;
 	}
@@ -242,8 +244,7 @@ static void show(char *out, size_t outlen, const char *tok, size_t n)
  * @expected, got @got" -- @got printf-formatted.
  */
 __attribute__((format(printf, 4, 5))) static int
-perr(struct parser *p, size_t off, const char *expected, const char *got,
-     ...)
+perr(struct parser *p, size_t off, const char *expected, const char *got, ...)
 {
 	char g[256];
 	va_list ap;
@@ -300,8 +301,8 @@ static bool plain_number(const char *s, size_t n)
 }
 
 /* Token @t as a finite number (in @lo..@hi; @lo excluded if @open). */
-static int number(struct parser *p, const struct tok *t, double lo,
-		  double hi, bool open, const char *what, double *out)
+static int number(struct parser *p, const struct tok *t, double lo, double hi,
+		  bool open, const char *what, double *out)
 {
 	char s[MODEL_MAX_LINE + 1], *end;
 	double v;
@@ -317,8 +318,7 @@ static int number(struct parser *p, const struct tok *t, double lo,
 	return 0;
 }
 
-static bool tok_is(const struct parser *p, const struct tok *t,
-		   const char *s)
+static bool tok_is(const struct parser *p, const struct tok *t, const char *s)
 {
 	return t->n == strlen(s) && !memcmp(p->buf + t->off, s, t->n);
 }
@@ -382,8 +382,9 @@ static int key_line(struct parser *p, struct mdk_lopp_model *m,
 			"a key (rho, features, mean, scale, weights or bias)",
 			t[0].n);
 	if (seen[k]) {
-		snprintf(what, sizeof(what), "each key once ('%s' was on line %u)",
-			 keys[k], seen[k]);
+		snprintf(what, sizeof(what),
+			 "each key once ('%s' was on line %u)", keys[k],
+			 seen[k]);
 		return perr_tok(p, t[0].off, what, t[0].n);
 	}
 	seen[k] = p->line;
@@ -466,9 +467,10 @@ int mdk_lopp_model_parse(const char *buf, size_t len, const char *name,
 			unsigned char c = (unsigned char)buf[eol];
 
 			if (eol >= MODEL_MAX_BYTES) {
-				ret = perr(&p, eol,
-					   "a model file of at most 65536 bytes",
-					   "more");
+				ret = perr(
+					&p, eol,
+					"a model file of at most 65536 bytes",
+					"more");
 				goto out;
 			}
 			if (c == '\n')
@@ -489,9 +491,11 @@ int mdk_lopp_model_parse(const char *buf, size_t len, const char *name,
 		if (p.line == 1) {
 			if (n < 2 || !tok_is(&p, &t[0], MODEL_MAGIC) ||
 			    !tok_is(&p, &t[1], "1")) {
-				ret = perr_tok(&p, off,
-					       "'" MODEL_MAGIC " 1' (an L-OPP model file, version 1)",
-					       eol - off);
+				ret = perr_tok(
+					&p, off,
+					"'" MODEL_MAGIC
+					" 1' (an L-OPP model file, version 1)",
+					eol - off);
 				goto out;
 			}
 			if (n > 2) {
@@ -510,7 +514,8 @@ int mdk_lopp_model_parse(const char *buf, size_t len, const char *name,
 	}
 	if (!len) {
 		ret = perr(&p, 0,
-			   "'" MODEL_MAGIC " 1' (an L-OPP model file, version 1)",
+			   "'" MODEL_MAGIC
+			   " 1' (an L-OPP model file, version 1)",
 			   "end of file");
 		goto out;
 	}
@@ -551,8 +556,8 @@ int mdk_lopp_model_read(const char *path, struct mdk_lopp_model **out,
 	errno = 0;
 	len = fread(buf, 1, cap, f);
 	if (ferror(f)) {
-		ret = mdk_err(err, errlen, errno ? -errno : -EIO, "%s: %s", path,
-			      strerror(errno ? errno : EIO));
+		ret = mdk_err(err, errlen, errno ? -errno : -EIO, "%s: %s",
+			      path, strerror(errno ? errno : EIO));
 		goto out;
 	}
 	ret = mdk_lopp_model_parse(buf, len, path, out, err, errlen);

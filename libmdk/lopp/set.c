@@ -60,8 +60,7 @@ void mdk_lopp_set_add(struct mdk_lopp_set *s, const float *x, bool label)
 		s->positives -= s->y[i];
 	else
 		s->n++;
-	memcpy(s->x + i * MDK_LOPP_FEATURES, x,
-	       MDK_LOPP_FEATURES * sizeof(*x));
+	memcpy(s->x + i * MDK_LOPP_FEATURES, x, MDK_LOPP_FEATURES * sizeof(*x));
 	s->y[i] = label;
 	s->positives += label;
 	s->next = i + 1 == s->cap ? 0 : i + 1;
@@ -130,8 +129,9 @@ static double auc(struct scored *r, size_t n, uint64_t pos)
 	       ((double)pos * (double)neg);
 }
 
-int mdk_lopp_assess(const struct mdk_lopp_model *m, const struct mdk_lopp_set *s,
-		    double theta, struct mdk_lopp_quality *q)
+int mdk_lopp_assess(const struct mdk_lopp_model *m,
+		    const struct mdk_lopp_set *s, double theta,
+		    struct mdk_lopp_quality *q)
 {
 	struct scored *r = NULL;
 	size_t i;

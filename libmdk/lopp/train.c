@@ -223,10 +223,9 @@ static void tails(struct train *t)
 
 	for (p = 0; p < t->npages; p++)
 		if (t->row1[p] && t->last1[p])
-			mdk_lopp_set_add(t->last1[p] - 1 < t->split ? t->train :
-								      t->test,
-					 t->rows + (size_t)(t->row1[p] - 1) * NF,
-					 true);
+			mdk_lopp_set_add(
+				t->last1[p] - 1 < t->split ? t->train : t->test,
+				t->rows + (size_t)(t->row1[p] - 1) * NF, true);
 }
 
 static void train_free(struct train *t)
@@ -247,8 +246,8 @@ static void train_free(struct train *t)
 }
 
 int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
-		   struct mdk_lopp_model **out, struct mdk_lopp_train_report *rep,
-		   char *err, size_t errlen)
+		   struct mdk_lopp_model **out,
+		   struct mdk_lopp_train_report *rep, char *err, size_t errlen)
 {
 	size_t max = o->max_samples ? o->max_samples : DEFAULT_SAMPLES;
 	double theta = o->theta ? o->theta : 0.5;
@@ -264,18 +263,20 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 	if (!(o->rho >= 0 && o->rho <= 1) ||
 	    !(o->holdout >= 0 && o->holdout <= 0.9) ||
 	    !(theta >= 0 && theta <= 1) || !(o->C >= 0) || !isfinite(o->C))
-		return mdk_err(err, errlen, -EINVAL,
-			       "lopp: train: rho %g, holdout %g, theta %g, cost %g: expected rho and theta in [0, 1], holdout in [0, 0.9], a cost >= 0",
-			       o->rho, o->holdout, theta, o->C);
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"lopp: train: rho %g, holdout %g, theta %g, cost %g: expected rho and theta in [0, 1], holdout in [0, 0.9], a cost >= 0",
+			o->rho, o->holdout, theta, o->C);
 	t.rho_ppm = (uint32_t)llround(o->rho * 1e6);
 	ret = mdk_trace_reader_open(trace, MDK_TRACE_DENSE, &r, err, errlen);
 	if (ret)
 		return ret;
 	info = mdk_trace_reader_info(r);
 	if (!info->indexed) {
-		ret = mdk_err(err, errlen, -EINVAL,
-			      "%s: expected a closed trace with its index (tails need the window count)",
-			      trace);
+		ret = mdk_err(
+			err, errlen, -EINVAL,
+			"%s: expected a closed trace with its index (tails need the window count)",
+			trace);
 		goto out;
 	}
 	rep->windows = info->windows;

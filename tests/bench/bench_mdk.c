@@ -13,6 +13,8 @@
  *   bench_mdk sim TRACE POLICY N simulate the first N settings of POLICY's
  *                                default grid (spread over it), one pass
  *                                each, as a user without MPCs would
+ *   bench_mdk train TRACE RHO    L-OPP's training as mdkctl train does it
+ *                                (defaults: 20% held out, 512K rows)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 #include <time.h>
 
 #include <mdk/interval.h>
+#include <mdk/lopp.h>
 #include <mdk/mpc.h>
 #include <mdk/sim.h>
 #include <mdk/synth.h>
@@ -205,6 +208,28 @@ static int cmd_sim(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_train(int argc, char **argv)
+{
+	struct mdk_lopp_train_opts o = { .holdout = 0.2 };
+	struct mdk_lopp_train_report rep;
+	struct mdk_lopp_model *m;
+	char err[512];
+	double t0 = now();
+
+	if (argc < 4)
+		return die("usage: train TRACE RHO");
+	o.rho = strtod(argv[3], NULL);
+	if (mdk_lopp_train(argv[2], &o, &m, &rep, err, sizeof(err)))
+		return die(err);
+	printf("seconds %.3f\ncpu %.3f\nrss_kib %ld\nintervals %llu\nrows %llu\nsample %.4f\nprecision %.4f\nrecall %.4f\nauc %.4f\n",
+	       now() - t0, cpu(), peak_rss_kib(),
+	       (unsigned long long)rep.intervals,
+	       (unsigned long long)(rep.train.rows + rep.test.rows), rep.sample,
+	       rep.test.precision, rep.test.recall, rep.test.auc);
+	mdk_lopp_model_free(m);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "gen"))
@@ -215,5 +240,7 @@ int main(int argc, char **argv)
 		return cmd_mpc(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "sim"))
 		return cmd_sim(argc, argv);
-	return die("usage: bench_mdk gen|floor|mpc|sim ...");
+	if (argc > 1 && !strcmp(argv[1], "train"))
+		return cmd_train(argc, argv);
+	return die("usage: bench_mdk gen|floor|mpc|sim|train ...");
 }

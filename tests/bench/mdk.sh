@@ -10,6 +10,9 @@
 #   POLICY     its whole curve in one pass (every setting of its default
 #              grid), from the interval stream and its histograms
 #   all five   age, vmin, paw, pace and opp together in one pass
+#   L-OPP      mdkctl train's work at rho 1%: features of every access,
+#              OPP's labels per window, a liblinear fit on the sampled
+#              rows (at most 512K) and their assessment
 #   sequential what the same grid costs simulated setting by setting
 #              (mdk_simulate, one pass each); on the big trace measured
 #              on a few settings spread over the grid and scaled to it
@@ -118,6 +121,14 @@ bench() {
 			"$(awk -v r="$recs" -v c="$c" 'BEGIN { print r / c / 1e6 }')" \
 			$(($(val "$out/$name-$label.txt" rss_kib) / 1024)) "$verdict"
 	done
+	run "$name-train" train "$t" 0.01
+	c=$(val "$out/$name-train.txt" cpu)
+	printf '%-22s %9s %8.2f %8.2f %9.2f %9.1f %8d MiB  %s\n' "L-OPP train (1%)" \
+		"$(val "$out/$name-train.txt" rows)" "$c" "$(val "$out/$name-train.txt" seconds)" \
+		"$(awk -v c="$c" -v f="$fcpu" 'BEGIN { print c / f }')" \
+		"$(awk -v r="$recs" -v c="$c" 'BEGIN { print r / c / 1e6 }')" \
+		$(($(val "$out/$name-train.txt" rss_kib) / 1024)) \
+		"held-out P $(val "$out/$name-train.txt" precision) R $(val "$out/$name-train.txt" recall) AUC $(val "$out/$name-train.txt" auc)"
 	echo "# sequential simulation of the same grids ($([ "$sample" = all ] &&
 		echo "every setting, pace $psample settings scaled to its grid" ||
 		echo "$sample settings each, scaled to the grid")):"

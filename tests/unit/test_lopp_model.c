@@ -103,9 +103,9 @@ START_TEST(test_model_round_trip)
 	ck_assert_ptr_null(m2);
 	ck_assert_ptr_nonnull(strstr(err, path));
 	/* A directory that does not exist: the write fails, cleanly. */
-	ck_assert_int_lt(mdk_lopp_model_write(
-				 d, "/nonexistent-mdk-dir/model.mdkm", err,
-				 sizeof(err)),
+	ck_assert_int_lt(mdk_lopp_model_write(d,
+					      "/nonexistent-mdk-dir/model.mdkm",
+					      err, sizeof(err)),
 			 0);
 	mdk_lopp_model_free(m);
 	mdk_lopp_model_free(d);
@@ -142,29 +142,44 @@ START_TEST(test_model_parse_bad)
 		  "t:1: (offset 17) expected end of line, got 'x'" },
 		{ "mdk-lopp-model 1\n", "", "t:1: (offset 0) expected 'mdk" },
 		{ "rho 0.01", "rho 1.5", "t:4: (offset 52) expected rho" },
-		{ "rho 0.01", "rho 0x1p-3", "expected rho, a number in [0, 1], got '0x1p-3'" },
+		{ "rho 0.01", "rho 0x1p-3",
+		  "expected rho, a number in [0, 1], got '0x1p-3'" },
 		{ "rho 0.01", "rho nan", "got 'nan'" },
 		{ "rho 0.01", "rho inf", "got 'inf'" },
 		{ "rho 0.01", "rho 0.01.", "got '0.01.'" },
 		{ "rho 0.01", "rho 1e", "got '1e'" },
-		{ "rho 0.01", "rho", "t:4: (offset 51) expected 1 value after 'rho', got end of line after 0" },
-		{ "rho 0.01", "rho 0.01 0.02", "t:4: (offset 57) expected end of line, got '0.02'" },
-		{ "rho 0.01", "rho 0.01\nrho 0.02", "t:5: (offset 57) expected each key once ('rho' was on line 4), got 'rho'" },
+		{ "rho 0.01", "rho",
+		  "t:4: (offset 51) expected 1 value after 'rho', got end of line after 0" },
+		{ "rho 0.01", "rho 0.01 0.02",
+		  "t:4: (offset 57) expected end of line, got '0.02'" },
+		{ "rho 0.01", "rho 0.01\nrho 0.02",
+		  "t:5: (offset 57) expected each key once ('rho' was on line 4), got 'rho'" },
 		{ "rho 0.01\n", "", "expected key 'rho', got end of file" },
-		{ "bias -2\n", "", "t:9: (offset 325) expected key 'bias', got end of file" },
-		{ "bias -2", "bias 1e999", "expected the bias, a finite number, got '1e999'" },
+		{ "bias -2\n", "",
+		  "t:9: (offset 325) expected key 'bias', got end of file" },
+		{ "bias -2", "bias 1e999",
+		  "expected the bias, a finite number, got '1e999'" },
 		{ "rho 0.01", "rh0 0.01", "t:4: (offset 48) expected a key" },
-		{ "features 12", "features 13", "expected the feature count 12, got '13'" },
+		{ "features 12", "features 13",
+		  "expected the feature count 12, got '13'" },
 		{ "features 12", "features 12.0", "got '12.0'" },
-		{ "page_reuse2", "page_reuse9", "expected feature 1 named 'page_reuse2', got 'page_reuse9'" },
-		{ " region_age\n", "\n", "expected 13 values after 'features', got end of line after 12" },
-		{ "region_age\n", "region_age extra\n", "expected end of line, got 'extra'" },
-		{ "scale 0.5", "scale 0", "expected scale 0, a finite positive number, got '0'" },
+		{ "page_reuse2", "page_reuse9",
+		  "expected feature 1 named 'page_reuse2', got 'page_reuse9'" },
+		{ " region_age\n", "\n",
+		  "expected 13 values after 'features', got end of line after 12" },
+		{ "region_age\n", "region_age extra\n",
+		  "expected end of line, got 'extra'" },
+		{ "scale 0.5", "scale 0",
+		  "expected scale 0, a finite positive number, got '0'" },
 		{ "scale 0.5", "scale -1", "got '-1'" },
-		{ "mean 1 2", "mean 1 -", "expected mean 1, a finite number, got '-'" },
-		{ "weights 1.5", "weights 1.5\r", "expected text, got byte 0x0d" },
-		{ "bias -2", "bias -2\x01", "t:9: (offset 332) expected text, got byte 0x01" },
-		{ "# a comment", "# a comment\x7f", "expected text, got byte 0x7f" },
+		{ "mean 1 2", "mean 1 -",
+		  "expected mean 1, a finite number, got '-'" },
+		{ "weights 1.5", "weights 1.5\r",
+		  "expected text, got byte 0x0d" },
+		{ "bias -2", "bias -2\x01",
+		  "t:9: (offset 332) expected text, got byte 0x01" },
+		{ "# a comment", "# a comment\x7f",
+		  "expected text, got byte 0x7f" },
 	};
 	char err[512];
 	size_t i;
@@ -178,8 +193,7 @@ START_TEST(test_model_parse_bad)
 		ck_assert_msg(ret == -EINVAL, "case %zu: %d", i, ret);
 		ck_assert_ptr_null(m);
 		ck_assert_msg(strstr(err, bad[i].want),
-			      "case %zu: '%s' lacks '%s'", i, err,
-			      bad[i].want);
+			      "case %zu: '%s' lacks '%s'", i, err, bad[i].want);
 		ck_assert_msg(!strncmp(err, "t:", 2) &&
 				      strstr(err, ": (offset ") &&
 				      strstr(err, " expected ") &&
@@ -203,7 +217,8 @@ START_TEST(test_model_parse_bad_bytes)
 	s[strstr(good, "0.01") - good + 1] = '\0';
 	ck_assert_int_eq(mdk_lopp_model_parse(s, n, "t", &m, err, sizeof(err)),
 			 -EINVAL);
-	ck_assert_msg(strstr(err, "t:4: (offset 53) expected text, got byte 0x00"),
+	ck_assert_msg(strstr(err,
+			     "t:4: (offset 53) expected text, got byte 0x00"),
 		      "%s", err);
 	/* The good file cut anywhere is refused (or, cut in the last
 	 * number, a different bias) and never crashes. */
@@ -223,16 +238,20 @@ START_TEST(test_model_parse_bad_bytes)
 	ck_assert_int_eq(mdk_lopp_model_parse(s, n + 2001, "t", &m, err,
 					      sizeof(err)),
 			 -EINVAL);
-	ck_assert_msg(strstr(err, "t:10: (offset 1357) expected a line of at most 1024 bytes"),
-		      "%s", err);
+	ck_assert_msg(
+		strstr(err,
+		       "t:10: (offset 1357) expected a line of at most 1024 bytes"),
+		"%s", err);
 	/* 70000 bytes of blank lines after a good model */
 	memcpy(s, good, n);
 	memset(s + n, '\n', big - n);
 	ck_assert_int_eq(mdk_lopp_model_parse(s, big, "t", &m, err,
 					      sizeof(err)),
 			 -EINVAL);
-	ck_assert_msg(strstr(err, "(offset 65536) expected a model file of at most 65536 bytes"),
-		      "%s", err);
+	ck_assert_msg(
+		strstr(err,
+		       "(offset 65536) expected a model file of at most 65536 bytes"),
+		"%s", err);
 	/* Empty */
 	ck_assert_int_eq(mdk_lopp_model_parse(s, 0, "t", &m, err, sizeof(err)),
 			 -EINVAL);

@@ -125,9 +125,13 @@ const struct mdk_lopp_model *mdk_lopp_policy_model(const struct mdk_policy *p);
 
 /* ---- training ---- */
 
-/* A set of labelled feature rows: a ring keeping the newest @cap. */
+/*
+ * A set of labelled feature rows: a ring keeping the newest @cap, whose
+ * memory mdk_lopp_set_new() reserves (so that adding cannot fail).
+ */
 struct mdk_lopp_set;
 
+/* mdk_lopp_set_new() - 0, -EINVAL (@cap 0 or too large) or -ENOMEM. */
 int mdk_lopp_set_new(size_t cap, struct mdk_lopp_set **out);
 void mdk_lopp_set_free(struct mdk_lopp_set *s);
 /* mdk_lopp_set_add() - add a row (replacing the oldest when full). */
@@ -139,9 +143,10 @@ void mdk_lopp_set_clear(struct mdk_lopp_set *s);
 
 /*
  * mdk_lopp_fit() - a logistic regression of @s's labels (liblinear,
- * L2-regularised, cost @C; 0 takes 1), with @rho recorded in the model.
- * Returns 0, -EINVAL (no rows, or one class only: the model then says so
- * in @err), -ENOMEM.
+ * L2R_LR: L2-regularised, cost @C; 0 takes 1) over the features
+ * standardised by their mean and standard deviation, which the model
+ * keeps; @rho is recorded in the model.  Returns 0, -EINVAL (@C < 0, @rho
+ * outside [0, 1], no rows, or one class only: @err says which), -ENOMEM.
  */
 int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
 		 struct mdk_lopp_model **out, char *err, size_t errlen);
@@ -151,7 +156,8 @@ struct mdk_lopp_quality {
 	uint64_t rows, positives; /* labelled "reclaim" */
 	uint64_t tp, fp, fn; /* decisions (score >= theta) vs labels */
 	double precision, recall; /* 0 when undefined */
-	double auc; /* area under the ROC curve of the scores */
+	double auc; /* area under the ROC curve of the scores, ties half
+		     * (0 without both classes) */
 };
 
 /* mdk_lopp_assess() - @m's decisions at @theta over @s. 0 or -ENOMEM. */
@@ -172,7 +178,12 @@ void mdk_lopp_labels(const uint32_t *gaps, size_t n, uint64_t accessed,
 struct mdk_lopp_train_opts {
 	double rho; /* the labels' rate limit, 0..1 */
 	double holdout; /* fraction of windows (the last) held out: 0..0.9 */
-	size_t max_samples; /* rows kept (pages sampled by hash); 0: 2^21 */
+	/*
+	 * About how many rows to keep (pages sampled by hash of their id, so
+	 * all of a page's intervals or none; each of the training and
+	 * held-out sets holds at most this many); 0: 2^19.
+	 */
+	size_t max_samples;
 	double C; /* liblinear's cost; 0: 1 */
 	double theta; /* where precision and recall are reported; 0: 0.5 */
 };
@@ -186,9 +197,13 @@ struct mdk_lopp_train_report {
 
 /*
  * mdk_lopp_train() - train on the (closed, indexed) trace @trace: every
- * interval's features at its opening access, labelled with OPP(rho)'s
- * decision; intervals opening in the first (1 - holdout) of the windows
- * train, the rest are held out.  Fills *@rep.  Returns 0 or -errno.
+ * interval's features at its opening access (first accesses included),
+ * labelled with OPP(rho)'s decision when it closes (mdk_lopp_labels()
+ * over all intervals ending in that window) or 1 for a tail (OPP reclaims
+ * every tail); intervals opening in windows below split =
+ * ceil((1 - holdout) W) train, the rest are held out.  Fills *@rep.
+ * Returns 0 or -errno: -EINVAL for an option out of range, a trace
+ * without index or training rows of one class only.
  */
 int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 		   struct mdk_lopp_model **out,
