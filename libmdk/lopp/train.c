@@ -289,8 +289,13 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 		rep->sample = 1;
 		t.threshold = UINT64_MAX;
 	} else {
+		double th;
+
 		rep->sample = (double)max / (double)info->records;
-		t.threshold = (uint64_t)(rep->sample * 18446744073709551616.0);
+		/* 2^64 x sample, which rounding may bring to 2^64 itself */
+		th = rep->sample * 18446744073709551616.0;
+		t.threshold = th >= 18446744073709551616.0 ? UINT64_MAX :
+							     (uint64_t)th;
 	}
 	if ((ret = mdk_lopp_feat_new(&t.feat)) ||
 	    (ret = mdk_lopp_set_new(max, &t.train)) ||
