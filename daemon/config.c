@@ -136,7 +136,7 @@ const struct mdkd_key mdkd_keys[] = {
 	  "policy, swap: memory.reclaim what page-outs left in the swap cache, between the sampler's walk and reset (saves memory, costs promotions the curves do not predict)" },
 	{ "rate_guard", MDKD_SCOPE_CGROUP, MDKD_T_BOOL, S(rate_guard), "on", 0,
 	  0, false, false,
-	  "policy, lopp: a window whose measured rate exceeds target_rate raises theta halfway to 1 (fewer reclaims); 8 windows within it lower it a step" },
+	  "policy, lopp: a window whose measured rate exceeds target_rate raises theta halfway to 1 (fewer reclaims); a horizon of windows within it lowers it a step" },
 	{ "trace_file", MDKD_SCOPE_CGROUP, MDKD_T_PATH, S(trace_file), "", 0, 0,
 	  false, true,
 	  "policy: also write the sampled windows to this access-bit trace (.mdkt); empty: off" },

@@ -131,6 +131,7 @@ struct policy_state {
 	uint64_t guard_theta;
 	uint32_t guard_good; /* windows within the target since a step */
 	uint64_t guard_steps;
+	int64_t guard_window; /* sampler window of the last step; -1: none */
 	char running[96];
 	bool tuned;
 	enum mdkd_reason why; /* MDKD_R_RECLAIM, or why nothing is picked */
@@ -395,6 +396,7 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 	st->src_ops = mdkd_policy_source;
 	st->tier_node = st->home_node = -1;
 	st->sel.policy = -1;
+	st->guard_window = -1;
 	st->why = MDKD_R_NOTHING;
 	if (set->backend == MDKD_BACKEND_CXL) {
 		int node = set->tier_node >= 0 ? set->tier_node :
@@ -441,12 +443,10 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
  * when the model's precision is low, a window's measured rate can still
  * exceed the target.  Then theta rises halfway from the running one to 1
  * (fewer reclaims; to the grid value at or above) and stays at least
- * there: a few windows over the target reach any score.  After
- * GUARD_RELAX windows within the target it steps back down one value of
- * the grid.
+ * there: a few windows over the target reach any score.  After a
+ * horizon of windows within the target (the curve then holds none of the
+ * windows that were over) it steps back down one value of the grid.
  */
-#define GUARD_RELAX 8
-
 /* The setting of @p with v[1] of setting @i and the grid's v[0] next above
  * (@up) or below @theta; -1 for none. */
 static long theta_step(const struct mdk_policy *p, size_t i, uint64_t theta,
@@ -489,9 +489,9 @@ static void guard_apply(struct policy_state *st, struct mdk_eval_sel *sel)
 		sel->setting = (size_t)k;
 }
 
-/* After a window of @measured promotions over @accessed pages. */
-static void guard_observe(struct policy_state *st, uint64_t measured,
-			  uint64_t accessed)
+/* After window @index, of @measured promotions over @accessed pages. */
+static void guard_observe(struct policy_state *st, uint64_t index,
+			  uint64_t measured, uint64_t accessed)
 {
 	const struct mdkd_settings *set = &st->cg->set;
 	const struct mdk_policy *p;
@@ -516,12 +516,13 @@ static void guard_observe(struct policy_state *st, uint64_t measured,
 		mdk_policy_setting(p, (size_t)k, &s);
 		st->guard_theta = s.v[0];
 		st->guard_steps++;
+		st->guard_window = (int64_t)index;
 		log_info("%s: rate guard: window rate %.4f over %g: theta %g",
 			 st->cg->path, (double)measured / (double)accessed,
 			 set->target_rate, s.v[0] / 1e6);
 		return;
 	}
-	if (!st->guard_theta || ++st->guard_good < GUARD_RELAX)
+	if (!st->guard_theta || ++st->guard_good < set->horizon)
 		return;
 	st->guard_good = 0;
 	k = theta_step(p, st->sel.setting, st->guard_theta, false);
@@ -652,7 +653,7 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 		return;
 	}
 	if (w.have_counters || st->tier_node >= 0)
-		guard_observe(st, measured, w.nr_pages);
+		guard_observe(st, w.index, measured, w.nr_pages);
 	st->last = w;
 	st->last.pages = NULL;
 	st->have_last = true;
@@ -855,6 +856,10 @@ static void lopp_json(struct policy_state *st, struct json_object *o)
 	mdkd_json_add_double(j, "auc", l.auc);
 	mdkd_json_add_double(j, "guard_theta", st->guard_theta / 1e6);
 	mdkd_json_add_u64(j, "guard_steps", st->guard_steps);
+	json_object_object_add(j, "guard_window",
+			       st->guard_window < 0 ?
+				       NULL :
+				       json_object_new_int64(st->guard_window));
 	json_object_object_add(o, "lopp", j);
 }
 

@@ -11,7 +11,12 @@
  *    When a page is accessed again in window w, the interval its previous
  *    access opened closes with gap g; OPP reclaims the floor(rho x U(w))
  *    largest gaps of the intervals closing in w (mdk_lopp_labels()).  An
- *    interval still open is a tail of the horizon, which OPP reclaims;
+ *    interval still open is a tail of the horizon, which OPP reclaims,
+ *    but only one idle for at least G windows is labelled so: G is the
+ *    smallest gap OPP reclaimed in the horizon (at least 1), so the
+ *    interval is reclaimed whatever its end.  A younger one is not known
+ *    yet, and labelling it would teach the model that a page accessed
+ *    last is one to reclaim: its age and count are the newest;
  *  - every @retrain windows a new model is fitted to the rows of the
  *    horizon (the newest @rows of them: every access's features with its
  *    label), and every access in the horizon is keyed again with it, so
@@ -191,17 +196,32 @@ static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,
 	struct mdk_lopp_model *m;
 	int ret;
 
+	uint32_t G = UINT32_MAX;
+
+	/* G: the smallest gap OPP reclaimed in the horizon. */
+	for (v = lo; v <= w; v++) {
+		const struct lwin *s = &l->ring[v % l->H];
+		size_t i;
+
+		for (i = 0; i < s->n; i++)
+			if (s->recs[i].dn && s->recs[i].label)
+				G = MDK_MIN(G, s->recs[i].dn - 1);
+	}
+	G = G == UINT32_MAX || !G ? 1 : G;
 	/* The horizon's rows, oldest first: the set keeps the newest. */
 	mdk_lopp_set_clear(l->set);
 	for (v = lo; v <= w; v++) {
 		const struct lwin *s = &l->ring[v % l->H];
 		size_t i;
 
-		for (i = 0; i < s->n; i++)
-			mdk_lopp_set_add(l->set,
-					 s->x + i * MDK_LOPP_FEATURES,
-					 s->recs[i].dn ? s->recs[i].label :
-							 true);
+		for (i = 0; i < s->n; i++) {
+			const struct lrec *r = &s->recs[i];
+
+			if (!r->dn && w - v < G)
+				continue; /* open, and too young to tell */
+			mdk_lopp_set_add(l->set, s->x + i * MDK_LOPP_FEATURES,
+					 r->dn ? r->label : true);
+		}
 	}
 	if (!mdk_lopp_set_positives(l->set) ||
 	    mdk_lopp_set_positives(l->set) == mdk_lopp_set_size(l->set))
@@ -274,7 +294,8 @@ int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
 	return live_train(l, w, err, errlen);
 }
 
-const struct mdk_lopp_model *mdk__lopp_live_model(const struct mdk__lopp_live *l)
+const struct mdk_lopp_model *
+mdk__lopp_live_model(const struct mdk__lopp_live *l)
 {
 	return l->model;
 }

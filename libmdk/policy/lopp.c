@@ -80,8 +80,8 @@ static int lopp_set(struct mdk_policy *p, struct mdk_lopp_model *m,
 	return 0;
 }
 
-static int lopp_option(struct mdk_policy *p, const char *key,
-		       const char *value, char *err, size_t errlen)
+static int lopp_option(struct mdk_policy *p, const char *key, const char *value,
+		       char *err, size_t errlen)
 {
 	struct mdk_lopp_model *m;
 	char why[512];
@@ -96,8 +96,8 @@ static int lopp_option(struct mdk_policy *p, const char *key,
 	return ret ? mdk_err(err, errlen, ret, "out of memory") : 0;
 }
 
-static int lopp_option_spec(const struct mdk_policy *p, bool first,
-			    char *buf, size_t len)
+static int lopp_option_spec(const struct mdk_policy *p, bool first, char *buf,
+			    size_t len)
 {
 	const struct lopp_priv *lp = p->priv;
 
@@ -105,7 +105,6 @@ static int lopp_option_spec(const struct mdk_policy *p, bool first,
 		return 0;
 	return snprintf(buf, len, "%cmodel=%s", first ? ':' : ',', lp->path);
 }
-
 
 static int lopp_keys_new(const struct mdk_policy *p, void **state, char *err,
 			 size_t errlen)

@@ -13,7 +13,8 @@
 #   mdkctl_ ARGS...            mdkctl on the scratch socket
 #   cg_new NAME                a fresh cgroup under the root (removed at exit)
 #   workload_start CG COLD HOT start mdkd_workload in CG and wait until it
-#                              is resident; WL_PID, WL_REPORT
+#                              is resident; WL_PID, WL_REPORT; $WL_ARGS are
+#                              more of its options (a warm set)
 #   nap                        sleep 10 ms without forking (TCG makes every
 #                              fork slow)
 #   status_py EXPR             EXPR (python) over mdkctl status -j of the
@@ -121,7 +122,7 @@ workload_start() {
 	local cg=$1 cold=$2 hot=$3 secs=${4:-300} i
 	WL_REPORT=$MDK_TMP/workload.$RANDOM
 	sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDKD_WORKLOAD --cold $cold \
-		--hot $hot --seconds $secs --report $WL_REPORT" &
+		--hot $hot --seconds $secs --report $WL_REPORT ${WL_ARGS:-}" &
 	WL_PID=$!
 	for i in $(seq 600); do
 		[ -s "$WL_REPORT" ] &&

@@ -3,12 +3,15 @@
  * Description: not a test, the workload of the mdkd VM tests and the demo.
  * It maps a cold set and a hot set of anonymous memory (small pages), fills
  * both with a known pattern, then keeps touching every page of the hot set
- * until SIGTERM or --seconds; the cold set is never touched again.  Once a
+ * until SIGTERM or --seconds; the cold set is never touched again.  An
+ * optional warm set changes pattern: idle after its fill until
+ * --warm-after seconds, then read once every --warm-every seconds.  Once a
  * second it rewrites --report FILE with "ready passes seconds".  At the end
  * it checks every word of both sets: exit 0 when all are intact, 1 when
  * one is not, 2 on a setup error.
  *
  *   mdkd_workload --cold MIB --hot MIB [--seconds N] [--report FILE]
+ *                 [--warm MIB --warm-after S --warm-every S]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -89,10 +92,15 @@ int main(int argc, char **argv)
 		{ "hot", required_argument, NULL, 'H' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "report", required_argument, NULL, 'r' },
+		{ "warm", required_argument, NULL, 'w' },
+		{ "warm-after", required_argument, NULL, 'a' },
+		{ "warm-every", required_argument, NULL, 'e' },
 		{ 0 },
 	};
-	size_t cold = 64 << 20, hot = 16 << 20, i, page = 4096;
-	double secs = 300, start, last = 0;
+	size_t cold = 64 << 20, hot = 16 << 20, warm = 0, i, page = 4096;
+	double secs = 300, start, last = 0, warm_after = 0, warm_every = 1;
+	double warm_next;
+	uint64_t *wm = NULL;
 	const char *file = NULL;
 	unsigned long passes = 0;
 	uint64_t *c, *h;
@@ -113,9 +121,19 @@ int main(int argc, char **argv)
 		case 'r':
 			file = optarg;
 			break;
+		case 'w':
+			warm = strtoull(optarg, NULL, 10) << 20;
+			break;
+		case 'a':
+			warm_after = atof(optarg);
+			break;
+		case 'e':
+			warm_every = atof(optarg);
+			break;
 		default:
 			fprintf(stderr,
-				"usage: %s --cold MIB --hot MIB [--seconds N] [--report FILE]\n",
+				"usage: %s --cold MIB --hot MIB [--seconds N] [--report FILE]\n"
+				"       [--warm MIB --warm-after S --warm-every S]\n",
 				argv[0]);
 			return 2;
 		}
@@ -124,17 +142,26 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_term);
 	c = map(cold, 1);
 	h = map(hot, 2);
-	if (!c || !h) {
+	if (warm)
+		wm = map(warm, 3);
+	if (!c || !h || (warm && !wm)) {
 		perror("mmap");
 		return 2;
 	}
 	start = now_s();
+	warm_next = warm_after;
 	report(file, 0, 0);
 	while (!stop && now_s() - start < secs) {
 		/* One read of each hot page: its Accessed bit stays set. */
 		for (i = 0; i < hot / sizeof(uint64_t);
 		     i += page / sizeof(uint64_t))
 			sink += h[i];
+		if (wm && now_s() - start >= warm_next) {
+			for (i = 0; i < warm / sizeof(uint64_t);
+			     i += page / sizeof(uint64_t))
+				sink += wm[i];
+			warm_next += warm_every;
+		}
 		passes++;
 		if (now_s() - last >= 1) {
 			last = now_s();
@@ -142,7 +169,8 @@ int main(int argc, char **argv)
 		}
 		usleep(20000);
 	}
-	if (check(c, cold, 1) || check(h, hot, 2)) {
+	if (check(c, cold, 1) || check(h, hot, 2) ||
+	    (wm && check(wm, warm, 3))) {
 		fprintf(stderr, "mdkd_workload: memory corrupted\n");
 		return 1;
 	}
