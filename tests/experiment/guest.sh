@@ -18,6 +18,7 @@
 #   status.json  mdkctl status -j of the cgroup at the end (mdkd runs)
 #   vmstat.0/.1  /proc/vmstat before and after; memory.stat likewise
 #   damon.txt    the DAMON scheme's settings and stats (damon)
+#   redis.mdkt   the sampled windows as an access-bit trace (age)
 #   mdkd.conf, mdkd.log, info.txt
 set -u
 . "$MDK_TOP/tests/vm/lib.sh"
@@ -30,7 +31,7 @@ HOT_N=${EXP_HOT_N:-4000}
 COLD_N=${EXP_COLD_N:-25}
 TARGET=${EXP_TARGET:-5%}
 PSI=${EXP_PSI:-10%}
-RUNS=${EXP_RUNS:-none senpai age age-drop paw pace damon age-zswap age-cxl}
+RUNS=${EXP_RUNS:-none senpai age age-drop paw pace lopp damon age-zswap age-cxl}
 # One cgroup per run, named after it: a cgroup of an earlier run with the
 # same path may linger, dying (its swap entries hold its id), and DAMON's
 # memcg filter takes the first memcg with the path.
@@ -182,7 +183,7 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 			echo "interval = ${W}s"
 			echo "reclaim_ratio = 0.05"
 			;;
-		age | paw | pace | age-*)
+		age | paw | pace | lopp | age-*)
 			echo "mode = policy"
 			echo "window = ${W}s"
 			echo "backend = $([ "$run" = age-cxl ] && echo cxl || echo swap)"
@@ -192,7 +193,11 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 			age | age-*) echo "policy = age:T=2"; echo "auto_tune = off" ;;
 			paw) echo "policy = paw:P=2,wait=2"; echo "auto_tune = off" ;;
 			pace) echo "policy = pace"; echo "auto_tune = on"; echo "warmup = 3" ;;
+			lopp) echo "policy = lopp"; echo "auto_tune = on"; echo "warmup = 3" ;;
 			esac
+			# The age run's windows, as a trace: L-OPP against the
+			# others offline (Documentation/mdk.rst, "L-OPP results").
+			[ "$run" = age ] && echo "trace_file = $d/redis.mdkt"
 			[ "$run" = age-drop ] && echo "drop_swap_cache = on"
 			;;
 		esac
@@ -244,7 +249,7 @@ run_one() {
 	spid=
 	backend_up "$run" || return 1
 	case $run in
-	senpai | age | paw | pace | age-*) mdkd_run "$run" "$d" || return 1 ;;
+	senpai | age | paw | pace | lopp | age-*) mdkd_run "$run" "$d" || return 1 ;;
 	damon) damon_start ;;
 	esac
 	case $run in

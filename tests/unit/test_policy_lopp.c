@@ -43,8 +43,7 @@ static void check_file_curve(const char *trace, const char *spec,
 	char err[512];
 
 	ck_assert_msg(!mdk_policy_new(spec, &p, err, sizeof(err)), "%s", err);
-	ck_assert_msg(!mdk_mpc_run(trace, &p, 1, 0, &pts, &n, err,
-				   sizeof(err)),
+	ck_assert_msg(!mdk_mpc_run(trace, &p, 1, 0, &pts, &n, err, sizeof(err)),
 		      "%s", err);
 	ck_assert_uint_eq(n, mdk_policy_settings(p));
 	for (i = 0; i < n; i++) {
@@ -74,9 +73,10 @@ START_TEST(test_lopp_curve_equals_sim)
 
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
 	train_model(trace, model, sizeof(model));
-	snprintf(spec, sizeof(spec),
-		 "lopp:model=%s,theta=0/0.05/0.1/0.2/0.3/0.5/0.7/0.9/1,wait=0/1/3",
-		 model);
+	snprintf(
+		spec, sizeof(spec),
+		"lopp:model=%s,theta=0/0.05/0.1/0.2/0.3/0.5/0.7/0.9/1,wait=0/1/3",
+		model);
 	check_file_curve(trace, spec, NULL, NULL);
 	/* The default grid: theta 0..1, wait 0. */
 	snprintf(spec, sizeof(spec), "lopp:model=%s", model);
@@ -137,8 +137,8 @@ static uint32_t *trace_keys(const char *path, const struct tt *t,
  * access of key k in window w, a page is reclaimed at the end of window
  * w + wait if k > theta (in ppm) and it stays idle that long.
  */
-static void bf_lopp(const struct tt *t, const uint32_t *keys,
-		    const uint64_t *v, struct mdk_point *pt)
+static void bf_lopp(const struct tt *t, const uint32_t *keys, const uint64_t *v,
+		    struct mdk_point *pt)
 {
 	uint64_t prom = 0, saved = 0, foot = 0, sumU = 0;
 	uint32_t W = t->W, w;
@@ -205,19 +205,18 @@ START_TEST(test_lopp_sim_equals_brute_force)
 						    sizeof(err)),
 				      "%s", err);
 			bf_lopp(t, keys, set.v, &b);
-			ck_assert_msg(s.promotions == b.promotions &&
-					      s.saved == b.saved &&
-					      s.footprint == b.footprint &&
-					      s.max_rate == b.max_rate,
-				      "%s: sim %llu/%llu/%llu/%g, brute %llu/%llu/%llu/%g",
-				      what, (unsigned long long)s.promotions,
-				      (unsigned long long)s.saved,
-				      (unsigned long long)s.footprint,
-				      s.max_rate,
-				      (unsigned long long)b.promotions,
-				      (unsigned long long)b.saved,
-				      (unsigned long long)b.footprint,
-				      b.max_rate);
+			ck_assert_msg(
+				s.promotions == b.promotions &&
+					s.saved == b.saved &&
+					s.footprint == b.footprint &&
+					s.max_rate == b.max_rate,
+				"%s: sim %llu/%llu/%llu/%g, brute %llu/%llu/%llu/%g",
+				what, (unsigned long long)s.promotions,
+				(unsigned long long)s.saved,
+				(unsigned long long)s.footprint, s.max_rate,
+				(unsigned long long)b.promotions,
+				(unsigned long long)b.saved,
+				(unsigned long long)b.footprint, b.max_rate);
 		}
 		free(keys);
 		mdk_policy_free(p);
