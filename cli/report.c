@@ -12,9 +12,10 @@
 
 #include "report.h"
 
+/* Policies whose first parameter is a fraction (rho, theta). */
 static bool is_fraction_policy(const char *policy)
 {
-	return !strcmp(policy, "opp");
+	return !strcmp(policy, "opp") || !strcmp(policy, "lopp");
 }
 
 /* p1 and p2 as their policy writes them: integers or a fraction. */
@@ -37,26 +38,28 @@ void mdkd_point_csv(FILE *f, const struct mdk_point *p)
 		p->mean_rate, p->p99_rate, p->savings, p->promotions);
 }
 
-static const char *const p1_key[][2] = {
-	{ "age", "T" },	 { "vmin", "T" },  { "paw", "P" },
-	{ "pace", "P" }, { "opp", "rho" },
+static const char *const param_keys[][3] = {
+	{ "age", "T" },	      { "vmin", "T" },	{ "paw", "P", "wait" },
+	{ "pace", "P", "A" }, { "opp", "rho" }, { "lopp", "theta", "wait" },
 };
 
 static const char *param_key(const char *policy, int which)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(p1_key) / sizeof(p1_key[0]); i++)
-		if (!strcmp(p1_key[i][0], policy))
-			return which == 1	      ? p1_key[i][1] :
-			       !strcmp(policy, "paw") ? "wait" :
-							"A";
+	for (i = 0; i < sizeof(param_keys) / sizeof(param_keys[0]); i++)
+		if (!strcmp(param_keys[i][0], policy) && param_keys[i][which])
+			return param_keys[i][which];
 	return which == 1 ? "p1" : "p2";
 }
 
 void mdkd_point_setting(const struct mdk_point *p, char *buf, size_t len)
 {
-	if (is_fraction_policy(p->policy))
+	if (is_fraction_policy(p->policy) && p->has_p2)
+		snprintf(buf, len, "%s:%s=%g,%s=%.0f", p->policy,
+			 param_key(p->policy, 1), p->p1,
+			 param_key(p->policy, 2), p->p2);
+	else if (is_fraction_policy(p->policy))
 		snprintf(buf, len, "%s:%s=%g", p->policy,
 			 param_key(p->policy, 1), p->p1);
 	else if (p->has_p2)

@@ -747,8 +747,11 @@ static void policy_update(struct mdkd_cgroup *cg, void *state,
 	}
 	if (strcmp(set->trace_file, st->trace_path))
 		trace_close(st); /* the new file opens at the next window */
+	/* lopp learns at target_rate from the evaluation's start. */
 	if (set->horizon != old->horizon ||
-	    strcmp(set->evaluate, old->evaluate)) {
+	    strcmp(set->evaluate, old->evaluate) ||
+	    runs_lopp(set) != runs_lopp(old) ||
+	    (runs_lopp(set) && set->target_rate != old->target_rate)) {
 		struct mdk_eval *e = eval_new(set, err, sizeof(err));
 
 		if (!e) {

@@ -1114,6 +1114,8 @@ size_t mdk_eval_memory(const struct mdk_eval *e)
 	for (i = 0; i < e->ngens; i++)
 		if (e->gens[i].mpc)
 			b += mdk_mpc_memory(e->gens[i].mpc);
+	if (e->lopp)
+		b += mdk__lopp_live_memory(e->lopp);
 	return b;
 }
 

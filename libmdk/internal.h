@@ -342,6 +342,8 @@ mdk__lopp_live_model(const struct mdk__lopp_live *l);
 /* Fits so far, the newest model's quality on its rows (at 0.5), rows. */
 void mdk__lopp_live_stats(const struct mdk__lopp_live *l, uint64_t *trainings,
 			  struct mdk_lopp_quality *q, size_t *rows);
+/* Bytes held, the training rows included. */
+size_t mdk__lopp_live_memory(const struct mdk__lopp_live *l);
 /* The key of dense page @idx's last access (0: none, or no model). */
 uint32_t mdk__lopp_live_key(const struct mdk__lopp_live *l, uint32_t idx);
 void mdk__lopp_live_forget(struct mdk__lopp_live *l, uint32_t idx);

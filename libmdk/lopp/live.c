@@ -12,11 +12,12 @@
  *    access opened closes with gap g; OPP reclaims the floor(rho x U(w))
  *    largest gaps of the intervals closing in w (mdk_lopp_labels()).  An
  *    interval still open is a tail of the horizon, which OPP reclaims,
- *    but only one idle for at least G windows is labelled so: G is the
- *    smallest gap OPP reclaimed in the horizon (at least 1), so the
- *    interval is reclaimed whatever its end.  A younger one is not known
- *    yet, and labelling it would teach the model that a page accessed
- *    last is one to reclaim: its age and count are the newest;
+ *    but it is labelled so only once idle for G windows, where G is the
+ *    smallest gap from which on OPP reclaimed most closed intervals of
+ *    the horizon (or, if none, one more than the longest): its end cannot
+ *    change that label.  A younger one is not known yet, and labelling it
+ *    would teach the model that an access which is a page's newest is one
+ *    to reclaim -- its age and count are the largest;
  *  - every @retrain windows a new model is fitted to the rows of the
  *    horizon (the newest @rows of them: every access's features with its
  *    label), and every access in the horizon is keyed again with it, so
@@ -45,26 +46,32 @@ struct lrec {
 struct lwin {
 	struct lrec *recs;
 	float *x; /* n rows of MDK_LOPP_FEATURES */
-	size_t n, cap;
+	size_t n, rcap, xcap; /* xcap in features */
+};
+
+/* A page: its last access and that access's key. */
+struct lpage {
+	uint32_t last1; /* window + 1; 0: none */
+	uint32_t pos; /* its place in that window's recs */
+	uint32_t key;
 };
 
 struct mdk__lopp_live {
 	uint32_t H, rho_ppm, retrain;
+	size_t rows; /* the training set's capacity */
 	struct lwin *ring; /* window w in slot w % H */
 	struct mdk_lopp_feat *feat;
 	struct mdk_lopp_set *set;
 	struct mdk_lopp_model *model;
 	struct mdk_lopp_quality quality; /* of the model on its rows */
 	uint64_t trainings;
-	/* per page */
-	uint32_t *last1; /* last access window + 1; 0: none */
-	uint32_t *lastpos; /* its place in that window's recs */
-	uint32_t *pkey; /* its key */
+	struct lpage *page;
 	size_t pcap;
 	/* scratch */
+	uint64_t *gcnt, *gpos; /* closed intervals of each gap, reclaimed */
 	uint32_t *gaps, *hist, *rpos;
 	bool *label;
-	size_t scap;
+	size_t gcap, rcap, lcap;
 };
 
 int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
@@ -77,10 +84,13 @@ int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
 	l->H = H;
 	l->rho_ppm = rho_ppm;
 	l->retrain = retrain ? retrain : 1;
+	l->rows = rows;
 	l->ring = calloc(H, sizeof(*l->ring));
 	l->hist = calloc((size_t)H + 1, sizeof(*l->hist));
-	if (!l->ring || !l->hist || mdk_lopp_feat_new(&l->feat) ||
-	    mdk_lopp_set_new(rows, &l->set)) {
+	l->gcnt = calloc((size_t)H + 1, sizeof(*l->gcnt));
+	l->gpos = calloc((size_t)H + 1, sizeof(*l->gpos));
+	if (!l->ring || !l->hist || !l->gcnt || !l->gpos ||
+	    mdk_lopp_feat_new(&l->feat) || mdk_lopp_set_new(rows, &l->set)) {
 		mdk__lopp_live_free(l);
 		return -ENOMEM;
 	}
@@ -102,11 +112,11 @@ void mdk__lopp_live_free(struct mdk__lopp_live *l)
 	mdk_lopp_feat_free(l->feat);
 	mdk_lopp_set_free(l->set);
 	mdk_lopp_model_free(l->model);
-	free(l->last1);
-	free(l->lastpos);
-	free(l->pkey);
+	free(l->page);
 	free(l->gaps);
 	free(l->hist);
+	free(l->gcnt);
+	free(l->gpos);
 	free(l->rpos);
 	free(l->label);
 	free(l);
@@ -116,50 +126,18 @@ void mdk__lopp_live_free(struct mdk__lopp_live *l)
 static int live_grow(struct mdk__lopp_live *l, struct lwin *s, size_t n,
 		     uint32_t maxidx)
 {
-	size_t cap = s->cap, pcap = l->pcap, scap = l->scap;
+	size_t old = l->pcap;
 
-	if (n > s->cap) {
-		if (mdk__grow((void **)&s->recs, &cap, n, sizeof(*s->recs)))
-			return -ENOMEM;
-		float *x = realloc(s->x, cap * MDK_LOPP_FEATURES * sizeof(*x));
-
-		if (!x)
-			return -ENOMEM;
-		s->x = x;
-		s->cap = cap;
-	}
-	if (n > l->scap) {
-		if (mdk__grow((void **)&l->gaps, &scap, n, sizeof(*l->gaps)))
-			return -ENOMEM;
-		uint32_t *rp = realloc(l->rpos, scap * sizeof(*rp));
-		bool *lb = rp ? realloc(l->label, scap * sizeof(*lb)) : NULL;
-
-		if (rp)
-			l->rpos = rp;
-		if (!lb)
-			return -ENOMEM;
-		l->label = lb;
-		l->scap = scap;
-	}
-	if ((size_t)maxidx >= l->pcap) {
-		size_t old = l->pcap;
-		uint32_t *a, *b, *c;
-
-		if (mdk__grow((void **)&l->last1, &pcap, (size_t)maxidx + 1,
-			      sizeof(*l->last1)))
-			return -ENOMEM;
-		a = l->last1;
-		b = realloc(l->lastpos, pcap * sizeof(*b));
-		if (b)
-			l->lastpos = b;
-		c = b ? realloc(l->pkey, pcap * sizeof(*c)) : NULL;
-		if (!c)
-			return -ENOMEM;
-		l->pkey = c;
-		memset(a + old, 0, (pcap - old) * sizeof(*a));
-		memset(l->pkey + old, 0, (pcap - old) * sizeof(*c));
-		l->pcap = pcap;
-	}
+	if (mdk__grow((void **)&s->recs, &s->rcap, n, sizeof(*s->recs)) ||
+	    mdk__grow((void **)&s->x, &s->xcap, n * MDK_LOPP_FEATURES,
+		      sizeof(*s->x)) ||
+	    mdk__grow((void **)&l->gaps, &l->gcap, n, sizeof(*l->gaps)) ||
+	    mdk__grow((void **)&l->rpos, &l->rcap, n, sizeof(*l->rpos)) ||
+	    mdk__grow((void **)&l->label, &l->lcap, n, sizeof(*l->label)) ||
+	    mdk__grow((void **)&l->page, &l->pcap, (size_t)maxidx + 1,
+		      sizeof(*l->page)))
+		return -ENOMEM;
+	memset(l->page + old, 0, (l->pcap - old) * sizeof(*l->page));
 	return 0;
 }
 
@@ -182,32 +160,58 @@ static void live_rekey(struct mdk__lopp_live *l, uint32_t lo, uint32_t hi)
 
 			r->key = live_key(l, s->x + i * MDK_LOPP_FEATURES);
 			if (!r->dn)
-				l->pkey[r->idx] = r->key;
+				l->page[r->idx].key = r->key;
 		}
 		if (v == hi)
 			break;
 	}
 }
 
-static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,
-		      size_t errlen)
+/*
+ * G of the horizon @lo..@hi (see the top): the smallest gap g >= 1 such
+ * that OPP reclaimed most of the closed intervals of gap g or more, else
+ * 1 + the longest closed gap.
+ */
+static uint32_t live_tail_gap(struct mdk__lopp_live *l, uint32_t lo,
+			      uint32_t hi)
 {
-	uint32_t lo = w >= l->H ? w - l->H + 1 : 0, v;
-	struct mdk_lopp_model *m;
-	int ret;
+	uint64_t all = 0, pos = 0;
+	uint32_t v, g, G, longest = 0;
 
-	uint32_t G = UINT32_MAX;
-
-	/* G: the smallest gap OPP reclaimed in the horizon. */
-	for (v = lo; v <= w; v++) {
+	memset(l->gcnt, 0, ((size_t)l->H + 1) * sizeof(*l->gcnt));
+	memset(l->gpos, 0, ((size_t)l->H + 1) * sizeof(*l->gpos));
+	for (v = lo; v <= hi; v++) {
 		const struct lwin *s = &l->ring[v % l->H];
 		size_t i;
 
-		for (i = 0; i < s->n; i++)
-			if (s->recs[i].dn && s->recs[i].label)
-				G = MDK_MIN(G, s->recs[i].dn - 1);
+		for (i = 0; i < s->n; i++) {
+			const struct lrec *r = &s->recs[i];
+
+			if (!r->dn)
+				continue;
+			l->gcnt[r->dn - 1]++;
+			l->gpos[r->dn - 1] += r->label;
+			longest = MDK_MAX(longest, r->dn - 1);
+		}
 	}
-	G = G == UINT32_MAX || !G ? 1 : G;
+	G = longest + 1;
+	for (g = longest; g >= 1; g--) {
+		all += l->gcnt[g];
+		pos += l->gpos[g];
+		if (2 * pos > all)
+			G = g;
+	}
+	return G;
+}
+
+static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,
+		      size_t errlen)
+{
+	uint32_t lo = w >= l->H ? w - l->H + 1 : 0, G, v;
+	struct mdk_lopp_model *m;
+	int ret;
+
+	G = live_tail_gap(l, lo, w);
 	/* The horizon's rows, oldest first: the set keeps the newest. */
 	mdk_lopp_set_clear(l->set);
 	for (v = lo; v <= w; v++) {
@@ -262,15 +266,16 @@ int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
 	for (i = 0; i < n; i++) {
 		uint32_t a = start[i], p = idx[i];
 
-		if (a == MDK_NONE || w - a >= l->H || l->last1[p] != a + 1)
+		if (a == MDK_NONE || w - a >= l->H || l->page[p].last1 != a + 1)
 			continue;
 		l->gaps[m] = w - a - 1;
 		l->rpos[m++] = (uint32_t)i;
 	}
 	mdk_lopp_labels(l->gaps, m, n, l->rho_ppm, l->hist, l->label);
 	for (i = 0; i < m; i++) {
-		uint32_t p = idx[l->rpos[i]], a = l->last1[p] - 1;
-		struct lrec *ra = &l->ring[a % l->H].recs[l->lastpos[p]];
+		const struct lpage *pg = &l->page[idx[l->rpos[i]]];
+		uint32_t a = pg->last1 - 1;
+		struct lrec *ra = &l->ring[a % l->H].recs[pg->pos];
 
 		ra->dn = w - a;
 		ra->label = l->label[i];
@@ -284,9 +289,9 @@ int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
 		r->dn = 0;
 		r->label = false;
 		r->key = live_key(l, s->x + i * MDK_LOPP_FEATURES);
-		l->last1[p] = w + 1;
-		l->lastpos[p] = (uint32_t)i;
-		l->pkey[p] = r->key;
+		l->page[p].last1 = w + 1;
+		l->page[p].pos = (uint32_t)i;
+		l->page[p].key = r->key;
 	}
 	s->n = n;
 	if ((w + 1) % l->retrain)
@@ -308,9 +313,24 @@ void mdk__lopp_live_stats(const struct mdk__lopp_live *l, uint64_t *trainings,
 	*rows = mdk_lopp_set_size(l->set);
 }
 
+size_t mdk__lopp_live_memory(const struct mdk__lopp_live *l)
+{
+	size_t b = sizeof(*l) + l->pcap * sizeof(*l->page) +
+		   2 * ((size_t)l->H + 1) * sizeof(*l->gcnt) +
+		   (l->gcap + l->rcap + ((size_t)l->H + 1)) * sizeof(uint32_t) +
+		   l->lcap + mdk_lopp_feat_memory(l->feat) +
+		   l->rows * (MDK_LOPP_FEATURES * sizeof(float) + sizeof(bool));
+	uint32_t i;
+
+	for (i = 0; i < l->H; i++)
+		b += l->ring[i].rcap * sizeof(struct lrec) +
+		     l->ring[i].xcap * sizeof(float);
+	return b;
+}
+
 uint32_t mdk__lopp_live_key(const struct mdk__lopp_live *l, uint32_t idx)
 {
-	return idx < l->pcap ? l->pkey[idx] : 0;
+	return idx < l->pcap ? l->page[idx].key : 0;
 }
 
 void mdk__lopp_live_forget(struct mdk__lopp_live *l, uint32_t idx)
@@ -318,8 +338,7 @@ void mdk__lopp_live_forget(struct mdk__lopp_live *l, uint32_t idx)
 	if (idx >= l->pcap)
 		return;
 	/* Its accesses in the ring stay, as the evaluator's do. */
-	l->last1[idx] = 0;
-	l->pkey[idx] = 0;
+	memset(&l->page[idx], 0, sizeof(l->page[idx]));
 	mdk_lopp_feat_forget(l->feat, idx);
 }
 
