@@ -23,9 +23,10 @@
  * values: one setting for a simulation, many for a curve.  Specs are
  * "NAME[:KEY=VALUES[,KEY=VALUES...]]" where VALUES is V, LO-HI, LO-HI:STEP
  * or several of these joined by '/': "age:T=4", "pace:P=1-8,A=2/4/8",
- * "opp:rho=0-0.05:0.005".  Fractions (rho) take "0.01" or "1%" with at
- * most six decimals (they are kept in parts per million); sizes (k) take
- * K, M and G suffixes (powers of 1024).
+ * "opp:rho=0-0.05:0.005".  Fractions (rho, theta) take "0.01" or "1%"
+ * with at most six decimals (they are kept in parts per million); sizes
+ * (k) take K, M and G suffixes (powers of 1024).  lopp also takes an
+ * option that is not a grid, model=FILE: "lopp:model=t.mdkm,theta=0-1:0.05".
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -82,7 +83,7 @@ const char *mdk_policy_name(const struct mdk_policy *p);
 
 /* mdk_policy_kind() values */
 enum mdk_policy_kind {
-	MDK_POLICY_INTERVAL, /* decides a wait per interval: age vmin paw pace */
+	MDK_POLICY_INTERVAL, /* a wait per interval: age vmin paw pace lopp */
 	MDK_POLICY_BUDGET, /* a promotion budget per window: opp */
 	MDK_POLICY_CACHE, /* fixed size over a reference string: lru opt */
 };
@@ -94,9 +95,10 @@ enum mdk_policy_kind mdk_policy_kind(const struct mdk_policy *p);
  * the result.  Defaults: T, P: every threshold 1..n-1 (512 log-spaced
  * values when n > 4097); wait: 2; PACE's P and A: 1..n-1 (64 log-spaced
  * values when n > 257); rho: 0 to 5% in 0.1%
- * steps then to 100% in 1% steps; k: 1..n (512 log-spaced sizes when
- * n > 4096; 16 for OPT).  Idempotent for given parameters.  Returns 0 or
- * -EINVAL.
+ * steps then to 100% in 1% steps; theta: 0, 0.1% to 1% in 0.1% steps,
+ * then 2% to 100% in 1% steps; lopp's wait: 0; k: 1..n (512 log-spaced
+ * sizes when n > 4096; 16 for OPT).  Idempotent for given parameters.
+ * Returns 0 or -EINVAL.
  */
 int mdk_policy_resolve(struct mdk_policy *p, uint64_t n, char *err,
 		       size_t errlen);
@@ -126,17 +128,19 @@ int mdk_policy_spec(const struct mdk_policy *p, char *buf, size_t len);
 
 /*
  * mdk_policy_online() - whether @p decides each interval when it opens,
- * from the prior reuse distance alone (age, paw, pace): what a daemon can
- * run.  vmin needs the interval's length, opp a window's future accesses.
+ * from the prior reuse distance alone (age, paw, pace) or from its
+ * opening access's key (lopp): what a daemon can run.  vmin needs the
+ * interval's length, opp a window's future accesses.
  */
 bool mdk_policy_online(const struct mdk_policy *p);
 
 /*
  * mdk_policy_decide() - setting @i of an online policy @p (resolved) for
  * the interval that opens with an access whose prior reuse distance is
- * @reuse (0: the page's first access): reclaim the page once it has been
- * idle *@wait windows, i.e. at the end of window a + *@wait for an access
- * in window a.  Returns 1 (reclaim after *@wait), 0 (keep the page for
+ * @reuse (0: the page's first access; for a keyed policy, the access's
+ * key, see below): reclaim the page once it has been idle *@wait
+ * windows, i.e. at the end of window a + *@wait for an access in window
+ * a.  Returns 1 (reclaim after *@wait), 0 (keep the page for
  * the whole interval), -EOPNOTSUPP (not an online policy) or -ERANGE (no
  * such setting).
  */
