@@ -32,6 +32,12 @@ struct mdk_lopp_feat {
 	uint32_t *ridx;
 	size_t rcap;
 	uint32_t window; /* newest window fed */
+	/*
+	 * log2(1 + x) for x = 0..nlg-1: every feature is a count of windows
+	 * up to the newest, so a table replaces 12 log2() calls an access.
+	 */
+	float *lg;
+	size_t nlg, lgcap;
 };
 
 static const char *const names[MDK_LOPP_FEATURES] = {
@@ -66,13 +72,15 @@ void mdk_lopp_feat_free(struct mdk_lopp_feat *f)
 	mdk__pagemap_free(f->rmap);
 	free(f->rids);
 	free(f->ridx);
+	free(f->lg);
 	free(f);
 }
 
 size_t mdk_lopp_feat_memory(const struct mdk_lopp_feat *f)
 {
 	return (f->npage + f->nregion) * sizeof(struct hist) +
-	       f->rcap * (sizeof(*f->rids) + sizeof(*f->ridx));
+	       f->rcap * (sizeof(*f->rids) + sizeof(*f->ridx)) +
+	       f->lgcap * sizeof(*f->lg);
 }
 
 /* Make room for index @i in *@h (*@n entries), zero-filled. */
@@ -102,14 +110,30 @@ static void hist_access(struct hist *h, uint32_t w)
 	h->last1 = w + 1;
 }
 
-static void hist_row(const struct hist *h, uint32_t w, float *x)
+/* log2(1 + x) for x = 0..@w+1 in f->lg. */
+static int lg_grow(struct mdk_lopp_feat *f, uint32_t w)
+{
+	size_t need = (size_t)w + 2;
+
+	if (need <= f->nlg)
+		return 0;
+	if (mdk__grow((void **)&f->lg, &f->lgcap, need, sizeof(*f->lg)))
+		return -ENOMEM;
+	for (; f->nlg < f->lgcap; f->nlg++)
+		f->lg[f->nlg] = (float)log2(1.0 + (double)f->nlg);
+	return 0;
+}
+
+/* Every value is at most @w + 1 (a count of accesses in 0..w). */
+static void hist_row(const float *lg, const struct hist *h, uint32_t w,
+		     float *x)
 {
 	unsigned int k;
 
 	for (k = 0; k < MDK_LOPP_HISTORY; k++)
-		x[k] = (float)log2(1.0 + h->r[k]);
-	x[MDK_LOPP_HISTORY] = (float)log2(1.0 + h->count);
-	x[MDK_LOPP_HISTORY + 1] = (float)log2(1.0 + (w - h->first));
+		x[k] = lg[h->r[k]];
+	x[MDK_LOPP_HISTORY] = lg[h->count];
+	x[MDK_LOPP_HISTORY + 1] = lg[w - h->first];
 }
 
 int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
@@ -123,7 +147,8 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 			       "features: window %u after window %u", window,
 			       f->window);
 	f->window = window;
-	if (mdk__grow((void **)&f->rids, &f->rcap, n, sizeof(*f->rids)))
+	if (lg_grow(f, window) ||
+	    mdk__grow((void **)&f->rids, &f->rcap, n, sizeof(*f->rids)))
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	{
 		/* ridx follows rids' capacity */
@@ -154,8 +179,8 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 		hist_access(ph, window);
 		if (rh->last1 != window + 1)
 			hist_access(rh, window);
-		hist_row(ph, window, x + i * MDK_LOPP_FEATURES);
-		hist_row(rh, window,
+		hist_row(f->lg, ph, window, x + i * MDK_LOPP_FEATURES);
+		hist_row(f->lg, rh, window,
 			 x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY + 2);
 	}
 	return 0;

@@ -13,7 +13,9 @@
  *   bench_mdk sim TRACE POLICY N simulate the first N settings of POLICY's
  *                                default grid (spread over it), one pass
  *                                each, as a user without MPCs would
- *   bench_mdk train TRACE RHO    L-OPP's training as mdkctl train does it
+ *   bench_mdk train TRACE RHO [MODEL]
+ *                                L-OPP's training as mdkctl train does it
+ *                                (the model written to MODEL)
  *                                (defaults: 20% held out, 512K rows)
  */
 #include <stdio.h>
@@ -217,9 +219,11 @@ static int cmd_train(int argc, char **argv)
 	double t0 = now();
 
 	if (argc < 4)
-		return die("usage: train TRACE RHO");
+		return die("usage: train TRACE RHO [MODEL]");
 	o.rho = strtod(argv[3], NULL);
 	if (mdk_lopp_train(argv[2], &o, &m, &rep, err, sizeof(err)))
+		return die(err);
+	if (argc > 4 && mdk_lopp_model_write(m, argv[4], err, sizeof(err)))
 		return die(err);
 	printf("seconds %.3f\ncpu %.3f\nrss_kib %ld\nintervals %llu\nrows %llu\nsample %.4f\nprecision %.4f\nrecall %.4f\nauc %.4f\n",
 	       now() - t0, cpu(), peak_rss_kib(),

@@ -12,7 +12,9 @@
 #   all five   age, vmin, paw, pace and opp together in one pass
 #   L-OPP      mdkctl train's work at rho 1%: features of every access,
 #              OPP's labels per window, a liblinear fit on the sampled
-#              rows (at most 512K) and their assessment
+#              rows (at most 512K) and their assessment; then lopp's curve
+#              over theta with that model (features and a score for every
+#              access, one pass)
 #   sequential what the same grid costs simulated setting by setting
 #              (mdk_simulate, one pass each); on the big trace measured
 #              on a few settings spread over the grid and scaled to it
@@ -121,7 +123,7 @@ bench() {
 			"$(awk -v r="$recs" -v c="$c" 'BEGIN { print r / c / 1e6 }')" \
 			$(($(val "$out/$name-$label.txt" rss_kib) / 1024)) "$verdict"
 	done
-	run "$name-train" train "$t" 0.01
+	run "$name-train" train "$t" 0.01 "$out/$name.mdkm"
 	c=$(val "$out/$name-train.txt" cpu)
 	printf '%-22s %9s %8.2f %8.2f %9.2f %9.1f %8d MiB  %s\n' "L-OPP train (1%)" \
 		"$(val "$out/$name-train.txt" rows)" "$c" "$(val "$out/$name-train.txt" seconds)" \
@@ -129,6 +131,13 @@ bench() {
 		"$(awk -v r="$recs" -v c="$c" 'BEGIN { print r / c / 1e6 }')" \
 		$(($(val "$out/$name-train.txt" rss_kib) / 1024)) \
 		"held-out P $(val "$out/$name-train.txt" precision) R $(val "$out/$name-train.txt" recall) AUC $(val "$out/$name-train.txt" auc)"
+	run "$name-lopp" mpc "$t" "lopp:model=$out/$name.mdkm"
+	c=$(val "$out/$name-lopp.txt" cpu)
+	printf '%-22s %9s %8.2f %8.2f %9.2f %9.1f %8d MiB\n' "lopp (theta curve)" \
+		"$(val "$out/$name-lopp.txt" settings)" "$c" "$(val "$out/$name-lopp.txt" seconds)" \
+		"$(awk -v c="$c" -v f="$fcpu" 'BEGIN { print c / f }')" \
+		"$(awk -v r="$recs" -v c="$c" 'BEGIN { print r / c / 1e6 }')" \
+		$(($(val "$out/$name-lopp.txt" rss_kib) / 1024))
 	echo "# sequential simulation of the same grids ($([ "$sample" = all ] &&
 		echo "every setting, pace $psample settings scaled to its grid" ||
 		echo "$sample settings each, scaled to the grid")):"
