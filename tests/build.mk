@@ -55,7 +55,7 @@ $(foreach k,$(KVERS),$(eval $(call vm_bpf_rules,$(k))))
 tests: $(UNIT_TESTS) $(VM_TESTS)
 all: tests
 
-.PHONY: check unit vmcheck vmshell
+.PHONY: check unit vmcheck vmcheck-multihost vmshell
 check: all
 	tests/check
 
@@ -64,6 +64,11 @@ unit: $(UNIT_TESTS)
 
 vmcheck: all
 	tests/check --vm
+
+# Two guests sharing one CMM-MP pool (tests/vm/run --hosts 2), on every
+# kernel: the multi-host suite, kept out of make check for its time.
+vmcheck-multihost: all
+	tests/check --multihost
 
 # make vmshell [KVER=...]: an interactive guest with the pool and swap.
 vmshell: all
