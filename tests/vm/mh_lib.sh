@@ -66,5 +66,5 @@ mh_die() {
 # seg_holder SEG: which hosts hold segment SEG in the pool's control area,
 # as the module shows it ("none", "host H", "shared H,H").
 seg_holder() {
-	cat "$CMM_MP_SYS/segments/seg$1/owner"
+	cat "$CMM_MP_SYS/segments/seg$1/holder"
 }
