@@ -166,6 +166,7 @@ struct cmm_mp_segment {
  * @lease_ms: a host whose heartbeat stays unchanged this long is dead.
  * @ctl_phys: host physical address of the control area.
  * @ctl: the control area, memremap()ed; NULL with one host.
+ * @ctl_reset: overwrite a foreign control area at load (ctl_reset).
  * @heartbeat: this host's heartbeat count, as last written.
  * @heartbeat_work: bumps it every @lease_ms / 4.
  * @lease_lock: protects @leases and @liveness.
@@ -211,6 +212,7 @@ struct cmm_mp_pool {
 	u32 lease_ms;
 	u64 ctl_phys;
 	u64 *ctl;
+	bool ctl_reset;
 	u64 heartbeat;
 	struct delayed_work heartbeat_work;
 	spinlock_t lease_lock;		/* leases, liveness */

@@ -252,8 +252,8 @@ static int cmm_mp_check_host_id(struct cmm_mp_pool *pool, u64 beat)
  * previous instance of this host left held is released.
  *
  * Return: 0 on success (at once with one host); -ENOMEM when the area
- * cannot be mapped; -EINVAL for a foreign magic word; -EBUSY when a live
- * host already uses this host id.
+ * cannot be mapped; -EINVAL for a foreign magic word (unless ctl_reset);
+ * -EBUSY when a live host already uses this host id.
  */
 int cmm_mp_hosts_init(struct cmm_mp_pool *pool)
 {
@@ -278,10 +278,23 @@ int cmm_mp_hosts_init(struct cmm_mp_pool *pool)
 	want = cmm_mp_ctl_magic(pool->nr_hosts, pool->nr_segments);
 	found = cmpxchg64(cmm_mp_ctl_word(pool, CMM_MP_CTL_MAGIC_WORD), 0, want);
 	if (found && cmm_mp_ctl_magic_check(found, want, msg, sizeof(msg))) {
-		pr_err("control area at 0x%llx: %s: refusing to load\n",
-		       pool->ctl_phys, msg);
-		ret = -EINVAL;
-		goto err_unmap;
+		if (!pool->ctl_reset) {
+			pr_err("control area at 0x%llx: %s: refusing to load (ctl_reset=1 overwrites it, on the first host only)\n",
+			       pool->ctl_phys, msg);
+			ret = -EINVAL;
+			goto err_unmap;
+		}
+		pr_warn("control area at 0x%llx: %s: overwritten (ctl_reset)\n",
+			pool->ctl_phys, msg);
+		memset(pool->ctl + 1, 0, CMM_MP_CTL_BYTES - sizeof(u64));
+		if (cmpxchg64(cmm_mp_ctl_word(pool, CMM_MP_CTL_MAGIC_WORD),
+			      found, want) != found) {
+			pr_err("control area at 0x%llx: changed while being reset: refusing to load\n",
+			       pool->ctl_phys);
+			ret = -EBUSY;
+			goto err_unmap;
+		}
+		found = 0;
 	}
 	pr_info("control area at 0x%llx: %s, host %u of %u, lease %u ms\n",
 		pool->ctl_phys, found ? "joined" : "initialised", pool->host,

@@ -136,6 +136,17 @@ static unsigned int remote_ns = 2725;
 module_param(remote_ns, uint, 0444);
 MODULE_PARM_DESC(remote_ns, "Emulated latency of the other devices, ns (default 2725)");
 
+/*
+ * ctl_reset: with hosts > 1, overwrite a control area that holds something
+ * else (a pool whose last 2 MiB were a segment of a one-host load, or one
+ * set up for another geometry) instead of refusing to load.  Only for the
+ * first host, while no other host uses the pool.  Default N.
+ */
+static bool ctl_reset;
+module_param(ctl_reset, bool, 0444);
+MODULE_PARM_DESC(ctl_reset,
+		 "Overwrite a foreign control area at load (first host only; default N)");
+
 #if IS_ENABLED(CONFIG_CMM_MP_FAULT_INJECTION)
 /*
  * inject_init_fault: for testing the module's unwinding, fail step N of
@@ -573,6 +584,7 @@ static int __init cmm_mp_init(void)
 	pool->nr_hosts = p->nr_hosts;
 	pool->lease_ms = p->lease_ms;
 	pool->ctl_phys = p->base + p->size - CMM_MP_CTL_BYTES;
+	pool->ctl_reset = ctl_reset;
 	mutex_init(&pool->lock);
 	spin_lock_init(&pool->state_lock);
 	init_rwsem(&pool->map_lock);

@@ -39,7 +39,8 @@ START_TEST(test_magic_names_what_differs)
 	ck_assert_int_eq(cmm_mp_ctl_magic_check(cmm_mp_ctl_magic(2, 8), want,
 						msg, sizeof(msg)),
 			 -EINVAL);
-	ck_assert_ptr_nonnull(strstr(msg, "set up for 8 segments, this host has 7"));
+	ck_assert_ptr_nonnull(
+		strstr(msg, "set up for 8 segments, this host has 7"));
 	ck_assert_int_eq(cmm_mp_ctl_magic_check(0xdeadbeefULL, want, msg,
 						sizeof(msg)),
 			 -EINVAL);
@@ -67,8 +68,7 @@ START_TEST(test_owner_decode_kinds)
 			 CMM_MP_OWNER_SHARE);
 	ck_assert_uint_eq(holders, 3);
 	/* Two exclusive holders, a host past hosts, no sharer, stray bits. */
-	ck_assert_int_eq(cmm_mp_owner_decode(3, 2, &holders),
-			 CMM_MP_OWNER_BAD);
+	ck_assert_int_eq(cmm_mp_owner_decode(3, 2, &holders), CMM_MP_OWNER_BAD);
 	ck_assert_int_eq(cmm_mp_owner_decode(excl(2, 0), 2, &holders),
 			 CMM_MP_OWNER_BAD);
 	ck_assert_int_eq(cmm_mp_owner_decode(excl(7, 0), 8, &holders),
@@ -122,13 +122,13 @@ START_TEST(test_owner_claim_free_and_busy)
 	ck_assert_uint_eq(next, excl(1, 5));
 	ck_assert_uint_eq(other, H(1));
 	/* Shared by a live host: refused too. */
-	ck_assert_int_eq(cmm_mp_owner_next(shared(H(1), 5), CMM_MP_OWN_CLAIM,
-					   0, 2, H(1), &next, &other),
+	ck_assert_int_eq(cmm_mp_owner_next(shared(H(1), 5), CMM_MP_OWN_CLAIM, 0,
+					   2, H(1), &next, &other),
 			 CMM_MP_OWN_BUSY);
 	ck_assert_uint_eq(other, H(1));
 	/* Shared by this host: refused, naming this host. */
-	ck_assert_int_eq(cmm_mp_owner_next(shared(H(0), 5), CMM_MP_OWN_CLAIM,
-					   0, 2, 0, &next, &other),
+	ck_assert_int_eq(cmm_mp_owner_next(shared(H(0), 5), CMM_MP_OWN_CLAIM, 0,
+					   2, 0, &next, &other),
 			 CMM_MP_OWN_BUSY);
 	ck_assert_uint_eq(other, H(0));
 }
@@ -168,8 +168,8 @@ START_TEST(test_owner_share_joins_sharers)
 					   &other),
 			 CMM_MP_OWN_WRITE);
 	ck_assert_uint_eq(next, shared(H(1), 1));
-	ck_assert_int_eq(cmm_mp_owner_next(shared(H(1), 1), CMM_MP_OWN_SHARE,
-					   0, 2, H(1), &next, &other),
+	ck_assert_int_eq(cmm_mp_owner_next(shared(H(1), 1), CMM_MP_OWN_SHARE, 0,
+					   2, H(1), &next, &other),
 			 CMM_MP_OWN_WRITE);
 	ck_assert_uint_eq(next, shared(H(0) | H(1), 2));
 	ck_assert_int_eq(cmm_mp_owner_next(shared(H(0) | H(1), 2),
@@ -205,15 +205,15 @@ START_TEST(test_owner_release_and_unshare)
 	u64 next;
 	u32 other;
 
-	ck_assert_int_eq(cmm_mp_owner_next(excl(0, 1), CMM_MP_OWN_RELEASE, 0,
-					   2, 0, &next, &other),
+	ck_assert_int_eq(cmm_mp_owner_next(excl(0, 1), CMM_MP_OWN_RELEASE, 0, 2,
+					   0, &next, &other),
 			 CMM_MP_OWN_WRITE);
 	ck_assert_uint_eq(next, 2ULL << 32);
 	ck_assert_int_eq(cmm_mp_owner_decode(next, 2, &other),
 			 CMM_MP_OWNER_FREE);
 	/* Taken over meanwhile: nothing written. */
-	ck_assert_int_eq(cmm_mp_owner_next(excl(1, 4), CMM_MP_OWN_RELEASE, 0,
-					   2, 0, &next, &other),
+	ck_assert_int_eq(cmm_mp_owner_next(excl(1, 4), CMM_MP_OWN_RELEASE, 0, 2,
+					   0, &next, &other),
 			 CMM_MP_OWN_LOST);
 	ck_assert_uint_eq(next, excl(1, 4));
 	ck_assert_uint_eq(other, H(1));
@@ -230,8 +230,8 @@ START_TEST(test_owner_release_and_unshare)
 	ck_assert_int_eq(cmm_mp_owner_next(shared(H(1), 5), CMM_MP_OWN_UNSHARE,
 					   0, 2, 0, &next, &other),
 			 CMM_MP_OWN_LOST);
-	ck_assert_int_eq(cmm_mp_owner_next(excl(0, 5), CMM_MP_OWN_UNSHARE, 0,
-					   2, 0, &next, &other),
+	ck_assert_int_eq(cmm_mp_owner_next(excl(0, 5), CMM_MP_OWN_UNSHARE, 0, 2,
+					   0, &next, &other),
 			 CMM_MP_OWN_LOST);
 }
 END_TEST
