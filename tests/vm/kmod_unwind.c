@@ -21,7 +21,7 @@
 /* enum cmm_mp_step in kmod/cmm_mp.h: steps 1 to 14. */
 #define NR_STEPS 14
 /* CMM_MP_STEP_CONTROL_AREA: taken with hosts > 1 only. */
-#define STEP_CONTROL_AREA 9
+#define STEP_CONTROL_AREA 8
 
 static char log_buf[1 << 15];
 
