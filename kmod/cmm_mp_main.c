@@ -200,10 +200,17 @@ static int cmm_mp_check_inject(void)
 }
 
 static struct cmm_mp_pool cmm_mp_pool;
+/*
+ * Parameter files exist before init and after exit: inject_peer may use
+ * the pool (its lock) only in between.
+ */
+static bool cmm_mp_live;
 
 static int cmm_mp_set_inject_peer(const char *val,
 				  const struct kernel_param *kp)
 {
+	if (!smp_load_acquire(&cmm_mp_live))
+		return -ENODEV;
 	return cmm_mp_inject_peer(&cmm_mp_pool, val);
 }
 
@@ -228,6 +235,7 @@ static int cmm_mp_check_inject(void)
 }
 
 static struct cmm_mp_pool cmm_mp_pool;
+static bool cmm_mp_live;
 #endif
 
 static int cmm_mp_parse_size_param(const char *name, const char *val, u64 *out)
@@ -630,6 +638,7 @@ static int __init cmm_mp_init(void)
 			pool->host, pool->nr_hosts, pool->self);
 	pr_info("loaded, version " CMM_MP_VERSION "\n");
 	kfree(p);
+	smp_store_release(&cmm_mp_live, true);
 	return 0;
 
 err_sysfs_del:
@@ -649,6 +658,7 @@ static void __exit cmm_mp_exit(void)
 {
 	struct cmm_mp_pool *pool = &cmm_mp_pool;
 
+	WRITE_ONCE(cmm_mp_live, false);
 	misc_deregister(&pool->misc);
 	cmm_mp_sysfs_del(pool);
 	cmm_mp_shared_exit(pool);
