@@ -209,6 +209,7 @@ static bool cmm_mp_live;
 static int cmm_mp_set_inject_peer(const char *val,
 				  const struct kernel_param *kp)
 {
+	/* Pairs with the release at the end of init: the pool is set up. */
 	if (!smp_load_acquire(&cmm_mp_live))
 		return -ENODEV;
 	return cmm_mp_inject_peer(&cmm_mp_pool, val);
@@ -638,6 +639,7 @@ static int __init cmm_mp_init(void)
 			pool->host, pool->nr_hosts, pool->self);
 	pr_info("loaded, version " CMM_MP_VERSION "\n");
 	kfree(p);
+	/* Pairs with the acquire in cmm_mp_set_inject_peer(). */
 	smp_store_release(&cmm_mp_live, true);
 	return 0;
 
