@@ -371,7 +371,7 @@ static ssize_t device_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 /* "none", "host 1", "shared 0,1": who holds it in the pool. */
-static ssize_t owner_show(struct kobject *kobj, struct kobj_attribute *attr,
+static ssize_t holder_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
 	struct cmm_mp_segment *seg = cmm_mp_obj(kobj);
@@ -393,8 +393,8 @@ static ssize_t owner_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return n + sysfs_emit_at(buf, n, "\n");
 }
 
-static ssize_t owner_pid_show(struct kobject *kobj,
-			      struct kobj_attribute *attr, char *buf)
+static ssize_t owner_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
 {
 	struct cmm_mp_segment *seg = cmm_mp_obj(kobj);
 
@@ -487,7 +487,7 @@ static struct kobj_attribute seg_failures_attr =
 	__ATTR(failures, 0400, seg_failures_show, NULL);
 CMM_MP_ATTR(seg, device);
 CMM_MP_ATTR(seg, owner);
-CMM_MP_ATTR(seg, owner_pid);
+CMM_MP_ATTR(seg, holder);
 CMM_MP_ATTR(seg, phys);
 CMM_MP_ATTR(seg, dev_offset);
 CMM_MP_ATTR(seg, memory_blocks);
@@ -498,7 +498,7 @@ static struct attribute *cmm_mp_seg_attrs[] = {
 	&seg_state_attr.attr,
 	&seg_device_attr.attr,
 	&seg_owner_attr.attr,
-	&seg_owner_pid_attr.attr,
+	&seg_holder_attr.attr,
 	&seg_bytes_attr.attr,
 	&seg_phys_attr.attr,
 	&seg_nha_attr.attr,

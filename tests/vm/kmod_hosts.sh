@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Description: the multi-host control area with one guest.  Loaded with
 # hosts=2 host=0, the pool loses the segment under its last 2 MiB; onlining,
-# sharing and offlining show in segN/owner; a second host played through
+# sharing and offlining show in segN/holder; a second host played through
 # inject_peer (heartbeat, owner and sharer words written into the control
 # area) makes "mdkctl pool online" fail with "segment N is owned by host 1"
 # and change nothing while it beats, lets this host join its share, and
@@ -23,8 +23,8 @@ kmod_load hosts=2 host=0 lease_ms=$lease ctl_reset=1 || ksft_skip "insmod hosts=
 ktap_plan 20
 trace_on takeover
 
-owner() {
-	cat "$CMM_MP_SYS/segments/seg$1/owner"
+holder() {
+	cat "$CMM_MP_SYS/segments/seg$1/holder"
 }
 
 # Host 1 beats before every step that needs it alive: TCG is slow.
@@ -45,21 +45,21 @@ log=$(dmesg_since kmod_hosts)
 [[ $log == *"control area at 0x"*"host 0 of 2, lease $lease ms"* ]]
 ktap_check "dmesg names the control area"
 rd alive "$CMM_MP_SYS/hosts_alive"
-ktap_ok "hosts_alive is 0 alone, every segment's owner none" \
-	[ "$alive/$(owner 0)/$(owner $((nseg - 1)))" = "0/none/none" ]
+ktap_ok "hosts_alive is 0 alone, every segment's holder none" \
+	[ "$alive/$(holder 0)/$(holder $((nseg - 1)))" = "0/none/none" ]
 
 "$MDKCTL" pool online 0 >/dev/null && "$MDKCTL" pool share 1 >/dev/null
 ktap_ok "online and share: owners 'host 0' and 'shared 0'" \
-	[ "$(owner 0)/$(owner 1)" = "host 0/shared 0" ]
+	[ "$(holder 0)/$(holder 1)" = "host 0/shared 0" ]
 "$MDKCTL" pool offline 0 1 >/dev/null
-ktap_ok "offline: owners none again" [ "$(owner 0)/$(owner 1)" = "none/none" ]
+ktap_ok "offline: owners none again" [ "$(holder 0)/$(holder 1)" = "none/none" ]
 
 # Host 1 beats, owns segment 2 and shares segment 3.
 echo "1 beat" >"$peer" && echo "1 own 2" >"$peer" && echo "1 share 3" >"$peer"
 ktap_check "inject_peer: host 1 beats, owns segment 2, shares segment 3"
 rd alive "$CMM_MP_SYS/hosts_alive"
 ktap_ok "hosts_alive is 0,1; segment 2 owned by host 1" \
-	[ "$alive/$(owner 2)" = "0,1/host 1" ]
+	[ "$alive/$(holder 2)" = "0,1/host 1" ]
 beat
 out=$("$MDKCTL" pool online 2 2>&1)
 rc=$?
@@ -68,7 +68,7 @@ ktap_ok "mdkctl pool online 2 fails: 'segment 2 is owned by host 1'" \
 	[ $rc -ne 0 -a "$out" = "mdkctl: pool online: segment 2 is owned by host 1" ]
 rd range "$CMM_MP_SYS/segments/seg2/memory_blocks"
 ktap_ok "nothing changed: segment 2 offline, owner host 1, no memory block" \
-	[ "$(seg_state 2)/$(owner 2)" = "offline/host 1" -a \
+	[ "$(seg_state 2)/$(holder 2)" = "offline/host 1" -a \
 	  ! -e "/sys/devices/system/memory/memory${range%-*}" ]
 beat
 out=$("$MDKCTL" pool share 2 2>&1)
@@ -77,10 +77,10 @@ ktap_ok "mdkctl pool share 2 fails the same way" \
 	[ $rc -ne 0 -a "$out" = "mdkctl: pool share: segment 2 is owned by host 1" ]
 beat
 "$MDKCTL" pool share 3 >/dev/null
-ktap_ok "sharing segment 3 joins host 1: 'shared 0,1'" [ "$(owner 3)" = "shared 0,1" ]
+ktap_ok "sharing segment 3 joins host 1: 'shared 0,1'" [ "$(holder 3)" = "shared 0,1" ]
 beat
 "$MDKCTL" pool offline 3 >/dev/null
-ktap_ok "unsharing it leaves 'shared 1'" [ "$(owner 3)" = "shared 1" ]
+ktap_ok "unsharing it leaves 'shared 1'" [ "$(holder 3)" = "shared 1" ]
 beat
 out=$("$MDKCTL" pool status)
 ktap_diag "$(grep '^hosts:' <<<"$out")"
@@ -95,14 +95,14 @@ ktap_ok "after ${lease} ms without a heartbeat host 1 is dead: hosts_alive 0" [ 
 dmesg_mark kmod_hosts_takeover
 out=$("$MDKCTL" pool online 2 2>&1)
 ktap_ok "mdkctl pool online 2 takes it: owner 'host 0', online" \
-	[ "$(owner 2)/$(seg_state 2)" = "host 0/online" ]
+	[ "$(holder 2)/$(seg_state 2)" = "host 0/online" ]
 log=$(dmesg_since kmod_hosts_takeover)
 rd n "$CMM_MP_SYS/takeovers"
 [[ $log == *"cmm_mp: took segment 2 from host 1: lease expired"* ]] && [ "$n" = 1 ] &&
 	[ "$(trace_count 'segment=2 from_host=1 to_host=0')" = 1 ]
 ktap_check "dmesg 'took segment 2 from host 1: lease expired', takeovers 1, one cmm_mp:takeover"
 "$MDKCTL" pool share 3 >/dev/null
-ktap_ok "sharing segment 3 drops dead host 1: 'shared 0'" [ "$(owner 3)" = "shared 0" ]
+ktap_ok "sharing segment 3 drops dead host 1: 'shared 0'" [ "$(holder 3)" = "shared 0" ]
 "$MDKCTL" pool offline 2 3 >/dev/null
 trace_off
 rmmod cmm_mp
@@ -120,5 +120,5 @@ rd h "$CMM_MP_SYS/host"
 rd self "$CMM_MP_SYS/self"
 rd alive "$CMM_MP_SYS/hosts_alive"
 ktap_ok "host=1 joins the area: device 1 local, hosts_alive 1, segment 0 free" \
-	[ "$h/$self/$alive/$(owner 0)" = "1/1/1/none" ]
+	[ "$h/$self/$alive/$(holder 0)" = "1/1/1/none" ]
 ktap_finish
