@@ -372,7 +372,7 @@ static ssize_t device_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 /* "none", "host 1", "shared 0,1": who holds it in the pool. */
 static ssize_t holder_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
+			   char *buf)
 {
 	struct cmm_mp_segment *seg = cmm_mp_obj(kobj);
 	struct cmm_mp_pool *pool = seg->pool;
