@@ -66,6 +66,57 @@ static const char *seg_state_name(uint32_t state)
 		       "?";
 }
 
+/* "none", "host 1", "shared 0,1": who holds a segment in the pool. */
+static const char *holder_name(const struct cmm_mp_segment_info *s, char *buf,
+			       size_t len)
+{
+	size_t n;
+	int h;
+
+	switch (s->holding) {
+	case CMM_MP_HOLD_NONE:
+		return "none";
+	case CMM_MP_HOLD_EXCLUSIVE:
+		for (h = 0; h < CMM_MP_HOSTS_MAX && !(s->holders & 1U << h);
+		     h++)
+			;
+		snprintf(buf, len, "host %d", h);
+		return buf;
+	case CMM_MP_HOLD_SHARED:
+		n = (size_t)snprintf(buf, len, "shared");
+		for (h = 0; h < CMM_MP_HOSTS_MAX && n < len; h++)
+			if (s->holders & 1U << h)
+				n += (size_t)snprintf(buf + n, len - n, "%s%d",
+						      n == 6 ? " " : ",", h);
+		return buf;
+	default:
+		return "invalid";
+	}
+}
+
+/* A live host other than @self holding @s: its id, or -1. */
+static int other_holder(const struct cmm_mp_segment_info *s, uint32_t self)
+{
+	int h;
+
+	for (h = 0; h < CMM_MP_HOSTS_MAX; h++)
+		if (s->holders & 1U << h && (uint32_t)h != self)
+			return h;
+	return -1;
+}
+
+static const char *host_state_name(uint8_t state)
+{
+	switch (state) {
+	case CMM_MP_HOST_STATE_ALIVE:
+		return "alive";
+	case CMM_MP_HOST_STATE_DEAD:
+		return "dead";
+	default:
+		return "absent";
+	}
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -297,6 +348,13 @@ static struct json_object *json_segment(const struct cmm_mp_segment_info *s)
 	mdkd_json_add_u64(o, "online_blocks", s->online_blocks);
 	mdkd_json_add_u64(o, "mappings", s->mappings);
 	mdkd_json_add_i64(o, "owner", s->owner);
+	{
+		char held[64];
+
+		mdkd_json_add_str(o, "held_by",
+				  holder_name(s, held, sizeof(held)));
+	}
+	mdkd_json_add_u64(o, "holders", s->holders);
 	mdkd_json_add_u64(o, "lookups", s->lookups);
 	mdkd_json_add_u64(o, "failures", s->failures);
 	return o;
@@ -321,7 +379,45 @@ static struct json_object *json_pool(const struct cmm_mp_info *info)
 			   info->flags & CMM_MP_INFO_FAULT_INJECTION);
 	mdkd_json_add_bool(o, "tracepoints",
 			   info->flags & CMM_MP_INFO_TRACEPOINTS);
+	mdkd_json_add_u64(o, "host", info->host);
+	mdkd_json_add_u64(o, "nr_hosts", info->nr_hosts ? info->nr_hosts : 1);
 	return o;
+}
+
+static struct json_object *json_hosts(const struct cmm_mp_hosts *h)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	uint32_t i;
+
+	mdkd_json_add_u64(o, "host", h->host);
+	mdkd_json_add_u64(o, "nr_hosts", h->nr_hosts);
+	mdkd_json_add_u64(o, "lease_ms", h->lease_ms);
+	mdkd_json_add_u64(o, "takeovers", h->takeovers);
+	a = json_object_new_array();
+	for (i = 0; i < h->nr_hosts && i < CMM_MP_HOSTS_MAX; i++) {
+		struct json_object *e = json_object_new_object();
+
+		mdkd_json_add_u64(e, "id", i);
+		mdkd_json_add_str(e, "state", host_state_name(h->state[i]));
+		mdkd_json_add_u64(e, "heartbeat", h->heartbeat[i]);
+		mdkd_json_push(a, e);
+	}
+	mdkd_json_add(o, "list", a);
+	return o;
+}
+
+/* The hosts line of pool status; nothing from a module without them. */
+static void print_hosts(const struct cmm_mp_hosts *h)
+{
+	uint32_t i;
+
+	printf("hosts: this host is %u of %u, lease %u ms, %" PRIu64
+	       " segments taken over;",
+	       h->host, h->nr_hosts, h->lease_ms, (uint64_t)h->takeovers);
+	for (i = 0; i < h->nr_hosts && i < CMM_MP_HOSTS_MAX; i++)
+		printf(" %u %s%s", i, host_state_name(h->state[i]),
+		       i + 1 < h->nr_hosts ? "," : "");
+	printf("\n\n");
 }
 
 static struct json_object *json_device(const struct cmm_mp_device_info *d)
@@ -346,9 +442,10 @@ static struct json_object *json_device(const struct cmm_mp_device_info *d)
 static int pool_status(int argc, char **argv)
 {
 	struct json_object *jdevs = NULL, *jsegs = NULL, *doc;
+	struct cmm_mp_hosts hosts = { 0 };
 	struct pool_opts o = { 0 };
 	struct cmm_mp_info info;
-	int fd, ret = 1, i;
+	int fd, ret = 1, i, have_hosts;
 	uint32_t id;
 
 	i = parse_opts(argc, argv, "j", &o);
@@ -363,6 +460,8 @@ static int pool_status(int argc, char **argv)
 		return 1;
 	if (get_info(fd, "status", &info))
 		goto out;
+	/* A module of ABI 1 has no CMM_MP_IOC_HOSTS (ENOTTY). */
+	have_hosts = !pool_ioctl(fd, CMM_MP_IOC_HOSTS, &hosts);
 
 	if (o.json) {
 		jdevs = json_object_new_array();
@@ -386,6 +485,8 @@ static int pool_status(int argc, char **argv)
 		       (uint64_t)(info.segment_bytes >> 20),
 		       (uint64_t)(info.granule_bytes >> 20), info.self,
 		       info.local_ns, info.remote_ns);
+		if (have_hosts && hosts.nr_hosts > 1)
+			print_hosts(&hosts);
 		printf("%-4s %-10s %-7s %9s %-12s %-9s %-15s %8s %8s\n", "DEV",
 		       "CHIP", "STATE", "CAPACITY", "NHA", "SEGMENTS",
 		       "LATENCY", "LOOKUPS", "FAILURES");
@@ -418,12 +519,12 @@ static int pool_status(int argc, char **argv)
 		       segs, lat, (uint64_t)d.lookups, (uint64_t)d.failures);
 	}
 	if (!o.json)
-		printf("\n%-4s %-4s %-8s %-12s %-12s %-12s %-9s %-6s %-5s %s\n",
+		printf("\n%-4s %-4s %-8s %-12s %-12s %-12s %-9s %-6s %-5s %-7s %s\n",
 		       "SEG", "DEV", "STATE", "PHYS", "NHA", "DEV_OFFSET",
-		       "BLOCKS", "ONLINE", "MAPS", "OWNER");
+		       "BLOCKS", "ONLINE", "MAPS", "PID", "HELD BY");
 	for (id = 0; id < info.nr_segments; id++) {
 		struct cmm_mp_segment_info s = { .id = id };
-		char blocks[32];
+		char blocks[32], held[64];
 
 		ret = pool_ioctl(fd, CMM_MP_IOC_SEGMENT, &s);
 		if (ret) {
@@ -439,11 +540,12 @@ static int pool_status(int argc, char **argv)
 		snprintf(blocks, sizeof(blocks), "%u-%u", s.first_block,
 			 s.first_block + s.nr_blocks - 1);
 		printf("%-4u %-4u %-8s 0x%-10" PRIx64 " 0x%-10" PRIx64
-		       " 0x%-10" PRIx64 " %-9s %u/%-4u %-5u %d%s\n",
+		       " 0x%-10" PRIx64 " %-9s %u/%-4u %-5u %-7d %s%s\n",
 		       s.id, s.device, seg_state_name(s.state),
 		       (uint64_t)s.phys, (uint64_t)s.nha,
 		       (uint64_t)s.dev_offset, blocks, s.online_blocks,
 		       s.nr_blocks, s.mappings, s.owner,
+		       holder_name(&s, held, sizeof(held)),
 		       s.flags & CMM_MP_SEGMENT_DEV_FAILED ?
 			       " (device failed)" :
 			       "");
@@ -454,6 +556,8 @@ static int pool_status(int argc, char **argv)
 		mdkd_json_add(doc, "pool", json_pool(&info));
 		mdkd_json_add(doc, "devices", jdevs);
 		mdkd_json_add(doc, "segments", jsegs);
+		if (have_hosts)
+			mdkd_json_add(doc, "hosts", json_hosts(&hosts));
 		jdevs = jsegs = NULL;
 		if (mdkd_json_emit(doc))
 			ret = 1;
@@ -647,6 +751,14 @@ static int pool_segments_verb(int argc, char **argv, unsigned long req)
 				"mdkctl: pool offline: segment %u: its pages could not all be migrated%s; it stays %s\n",
 				s.id, o.timeout_s ? " before the timeout" : "",
 				seg_state_name(s.state));
+			status = 1;
+			continue;
+		}
+		if (ret == -EBUSY && info.nr_hosts > 1 &&
+		    other_holder(&s, info.host) >= 0) {
+			fprintf(stderr,
+				"mdkctl: pool %s: segment %u is owned by host %d\n",
+				verb, s.id, other_holder(&s, info.host));
 			status = 1;
 			continue;
 		}

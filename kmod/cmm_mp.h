@@ -19,6 +19,12 @@
  *                     revocation zaps.
  *   pool->state_lock  spinlock; a segment's added/shared/online_pages,
  *                     from which its state is derived.
+ *   pool->lease_lock  spinlock; what this host saw of the other hosts'
+ *                     heartbeats (multi-host pools only).
+ *
+ * With hosts > 1 the owner words in the control area (cmm_mp_hosts.c) are
+ * shared with the other hosts: they are changed by compare-and-exchange
+ * only, under pool->lock for this host's part.
  */
 #ifndef CMM_MP_H
 #define CMM_MP_H
@@ -33,6 +39,9 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include <linux/workqueue.h>
+
+#include "cmm_mp_owner.h"
 #include "cmm_mp_pamt.h"
 #include "uapi/cmm_mp.h"
 
@@ -41,6 +50,9 @@
 #define CMM_MP_RAM_NAME "System RAM (cmm_mp)"
 /* Resource name of the whole pool in /proc/iomem. */
 #define CMM_MP_POOL_NAME "CMM-MP pool"
+/* Bounds of lease_ms. */
+#define CMM_MP_LEASE_MIN_MS 100
+#define CMM_MP_LEASE_MAX_MS 60000
 
 struct cmm_mp_pool;
 
@@ -149,6 +161,18 @@ struct cmm_mp_segment {
  * @devices_kobj: /sys/kernel/cmm_mp/devices.
  * @segments_kobj: /sys/kernel/cmm_mp/segments.
  * @misc: /dev/cmm_mp.
+ * @host: this host's id in the pool (host).
+ * @nr_hosts: hosts sharing the pool (hosts); 1: no control area.
+ * @lease_ms: a host whose heartbeat stays unchanged this long is dead.
+ * @ctl_phys: host physical address of the control area.
+ * @ctl: the control area, memremap()ed; NULL with one host.
+ * @ctl_reset: overwrite a foreign control area at load (ctl_reset).
+ * @heartbeat: this host's heartbeat count, as last written.
+ * @heartbeat_work: bumps it every @lease_ms / 4.
+ * @lease_lock: protects @leases and @liveness.
+ * @leases: what this host saw of each host's heartbeat.
+ * @liveness: each host's enum cmm_mp_liveness, as last decided.
+ * @takeovers: segments taken from dead hosts since load.
  */
 struct cmm_mp_pool {
 	u64 base;
@@ -182,6 +206,19 @@ struct cmm_mp_pool {
 	struct kobject *devices_kobj;
 	struct kobject *segments_kobj;
 	struct miscdevice misc;
+
+	u32 host;
+	u32 nr_hosts;
+	u32 lease_ms;
+	u64 ctl_phys;
+	u64 *ctl;
+	bool ctl_reset;
+	u64 heartbeat;
+	struct delayed_work heartbeat_work;
+	spinlock_t lease_lock;		/* leases, liveness */
+	struct cmm_mp_lease leases[CMM_MP_MAX_HOSTS];
+	u8 liveness[CMM_MP_MAX_HOSTS];
+	atomic64_t takeovers;
 };
 
 /**
@@ -197,6 +234,10 @@ struct cmm_mp_pool {
  * @nr_devices: number of devices.
  * @ann: what they announce, in order.
  * @layout: the devices composed into the pool, by device id.
+ * @nr_segments: segments, none overlapping the control area.
+ * @host: host.
+ * @nr_hosts: hosts.
+ * @lease_ms: lease_ms.
  */
 struct cmm_mp_params {
 	u64 base;
@@ -210,6 +251,10 @@ struct cmm_mp_params {
 	u32 nr_devices;
 	struct cmm_mp_announce ann[CMM_MP_MAX_DEVICES];
 	struct cmm_mp_layout layout[CMM_MP_MAX_DEVICES];
+	u32 nr_segments;
+	u32 host;
+	u32 nr_hosts;
+	u32 lease_ms;
 };
 
 #if IS_ENABLED(CONFIG_CMM_MP_TRACEPOINTS)
@@ -234,6 +279,11 @@ static inline void trace_device_fail(u32 device, u64 chip_id, bool failed,
 				     u32 offlined, u32 revoked, u32 busy)
 {
 }
+
+static inline void trace_takeover(u32 segment, u32 from_host, u32 to_host,
+				  u64 old_word, u64 new_word)
+{
+}
 #endif
 
 /*
@@ -250,6 +300,7 @@ enum cmm_mp_step {
 	CMM_MP_STEP_REGION,
 	CMM_MP_STEP_MEMORY_GROUP,
 	CMM_MP_STEP_NOTIFIER,
+	CMM_MP_STEP_CONTROL_AREA,	/* cmm_mp_hosts_init(), hosts > 1 */
 	CMM_MP_STEP_SYSFS_POOL,		/* cmm_mp_sysfs_add() */
 	CMM_MP_STEP_SYSFS_DEVICES,
 	CMM_MP_STEP_SYSFS_SEGMENTS,
@@ -289,6 +340,8 @@ enum cmm_mp_seg_state cmm_mp_seg_state(struct cmm_mp_segment *seg);
 u32 cmm_mp_seg_online_blocks(struct cmm_mp_segment *seg);
 void cmm_mp_fill_segment(struct cmm_mp_segment *seg,
 			 struct cmm_mp_segment_info *info);
+enum cmm_mp_holding cmm_mp_seg_holding(struct cmm_mp_segment *seg,
+				       u32 *holders);
 int cmm_mp_seg_hotadd(struct cmm_mp_segment *seg);
 int cmm_mp_seg_hotremove(struct cmm_mp_segment *seg);
 int cmm_mp_seg_op(struct cmm_mp_pool *pool, enum cmm_mp_seg_op op,
@@ -320,6 +373,20 @@ static inline int cmm_mp_device_recover(struct cmm_mp_pool *pool,
 {
 	return -EOPNOTSUPP;
 }
+#endif
+
+/* cmm_mp_hosts.c */
+int cmm_mp_hosts_init(struct cmm_mp_pool *pool);
+void cmm_mp_hosts_exit(struct cmm_mp_pool *pool);
+u32 cmm_mp_hosts_alive(struct cmm_mp_pool *pool);
+int cmm_mp_seg_own(struct cmm_mp_segment *seg, enum cmm_mp_owner_op op,
+		   bool *fresh);
+u64 cmm_mp_seg_owner_word(struct cmm_mp_segment *seg);
+void cmm_mp_fill_hosts(struct cmm_mp_pool *pool, struct cmm_mp_hosts *h);
+
+/* cmm_mp_fault.c */
+#if IS_ENABLED(CONFIG_CMM_MP_FAULT_INJECTION)
+int cmm_mp_inject_peer(struct cmm_mp_pool *pool, const char *cmd);
 #endif
 
 /* cmm_mp_sysfs.c */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmm_mp: device failure injection (CONFIG_CMM_MP_FAULT_INJECTION).
+ * cmm_mp: device failure injection (CONFIG_CMM_MP_FAULT_INJECTION), and
+ * a stand-in for another host of a multi-host pool (inject_peer).
  *
  * A failed device's memory is gone as far as this host is concerned: its
  * shared segments' mappings are revoked (accesses get SIGBUS until it
@@ -10,8 +11,10 @@
  */
 #define pr_fmt(fmt) "cmm_mp: " fmt
 
+#include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "cmm_mp.h"
 
@@ -142,4 +145,79 @@ int cmm_mp_device_recover(struct cmm_mp_pool *pool, struct cmm_mp_fault *f)
 	pr_info("device %u (chip 0x%llx) recovered%s\n", dev->id, dev->chip_id,
 		f->flags & CMM_MP_RECOVER_WIPE ? ", shared segments wiped" : "");
 	return 0;
+}
+
+/* Host @h's compare-and-exchange loop on segment @s's owner word. */
+static int cmm_mp_inject_own(struct cmm_mp_pool *pool, u32 h, u32 s,
+			     enum cmm_mp_owner_op op)
+{
+	u64 *word = &pool->ctl[CMM_MP_CTL_OWNER_WORD + s];
+	u64 cur = READ_ONCE(*word), next, old;
+	enum cmm_mp_owner_verdict v;
+	u32 other;
+
+	for (;;) {
+		/* Everybody alive: the peer takes nothing from anybody. */
+		v = cmm_mp_owner_next(cur, op, h, pool->nr_hosts, U32_MAX,
+				      &next, &other);
+		if (v == CMM_MP_OWN_HELD)
+			return 0;
+		if (v != CMM_MP_OWN_WRITE)
+			return -EBUSY;
+		old = cmpxchg64(word, cur, next);
+		if (old == cur)
+			return 0;
+		cur = old;
+	}
+}
+
+/**
+ * cmm_mp_inject_peer() - act as another host in the control area.
+ * @pool: the pool.
+ * @cmd: "H beat" (bump host H's heartbeat), "H own S" (make host H the
+ *	owner of free segment S) or "H share S" (add host H to segment S's
+ *	sharers), H not this host.
+ *
+ * Lets a VM test with one guest check what another host's presence does:
+ * refusal while it beats, takeover once it stops.
+ *
+ * Return: 0 on success; -ENODEV without a control area (one host, or not
+ * loaded yet); -EINVAL for a malformed command; -EBUSY when the segment is
+ * not free (own) or onlined by a host (share); -EINTR on a signal.
+ */
+int cmm_mp_inject_peer(struct cmm_mp_pool *pool, const char *cmd)
+{
+	char verb[8];
+	u32 h, s = 0;
+	u64 *beat;
+	int n, ret;
+
+	n = sscanf(cmd, "%u %7s %u", &h, verb, &s);
+	if (n < 2)
+		return -EINVAL;
+	ret = mutex_lock_interruptible(&pool->lock);
+	if (ret)
+		return ret;
+	ret = -ENODEV;
+	if (!pool->ctl)
+		goto out_unlock;
+	ret = -EINVAL;
+	if (h >= pool->nr_hosts || h == pool->host)
+		goto out_unlock;
+	if (n == 2 && !strcmp(verb, "beat")) {
+		beat = &pool->ctl[CMM_MP_CTL_HEARTBEAT_WORD + h];
+		WRITE_ONCE(*beat, READ_ONCE(*beat) + 1);
+		ret = 0;
+	} else if (n == 3 && s < pool->nr_segments && !strcmp(verb, "own")) {
+		ret = cmm_mp_inject_own(pool, h, s, CMM_MP_OWN_CLAIM);
+	} else if (n == 3 && s < pool->nr_segments && !strcmp(verb, "share")) {
+		ret = cmm_mp_inject_own(pool, h, s, CMM_MP_OWN_SHARE);
+	}
+	if (!ret && n == 2)
+		pr_info("inject_peer: acting as host %u: beat\n", h);
+	else if (!ret)
+		pr_info("inject_peer: acting as host %u: %s %u\n", h, verb, s);
+out_unlock:
+	mutex_unlock(&pool->lock);
+	return ret;
 }

@@ -68,10 +68,55 @@ module_param(segment_size, charp, 0444);
 MODULE_PARM_DESC(segment_size,
 		 "Bytes per segment, a multiple of the memory block size (default: the block size)");
 
-/* self: device id of this host's own device.  Default 0. */
+/*
+ * self: device id of this host's own device.  Default: host modulo the
+ * number of devices (0 with one host), so that hosts sharing a pool each
+ * see a different local device.
+ */
 static unsigned int self;
-module_param(self, uint, 0444);
-MODULE_PARM_DESC(self, "Device id of this host's own device (default 0)");
+static bool self_given;
+
+static int cmm_mp_set_self(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_uint(val, kp);
+
+	if (!ret)
+		self_given = true;
+	return ret;
+}
+
+static const struct kernel_param_ops cmm_mp_self_ops = {
+	.set = cmm_mp_set_self,
+	.get = param_get_uint,
+};
+module_param_cb(self, &cmm_mp_self_ops, &self, 0444);
+MODULE_PARM_DESC(self,
+		 "Device id of this host's own device (default: host modulo the number of devices)");
+
+/*
+ * hosts: how many hosts share the pool, 1 to 8.  Default 1: the pool is
+ * this host's alone and there is no control area.  With more, the pool's
+ * last 2 MiB hold the control area (segment owners, host heartbeats), and
+ * every host must load with the same pool_size, segment_size and devices.
+ */
+static unsigned int hosts = 1;
+module_param(hosts, uint, 0444);
+MODULE_PARM_DESC(hosts, "Hosts sharing the pool, 1 to 8 (default 1)");
+
+/* host: this host's id in the pool, 0 to hosts - 1.  Default 0. */
+static unsigned int host;
+module_param(host, uint, 0444);
+MODULE_PARM_DESC(host, "This host's id in the pool, 0 to hosts - 1 (default 0)");
+
+/*
+ * lease_ms: a host whose heartbeat another host sees unchanged for this
+ * long, in ms, is dead and loses its segments; each host beats every
+ * lease_ms / 4.  100 to 60000, default 3000.  Hosts may differ.
+ */
+static unsigned int lease_ms = 3000;
+module_param(lease_ms, uint, 0444);
+MODULE_PARM_DESC(lease_ms,
+		 "Lease of a host's segments, ms: unchanged heartbeat this long means dead (100-60000, default 3000)");
 
 /*
  * node: NUMA node segments are onlined into; it must be possible and have
@@ -90,6 +135,17 @@ MODULE_PARM_DESC(local_ns, "Emulated latency of this host's device, ns (default 
 static unsigned int remote_ns = 2725;
 module_param(remote_ns, uint, 0444);
 MODULE_PARM_DESC(remote_ns, "Emulated latency of the other devices, ns (default 2725)");
+
+/*
+ * ctl_reset: with hosts > 1, overwrite a control area that holds something
+ * else (a pool whose last 2 MiB were a segment of a one-host load, or one
+ * set up for another geometry) instead of refusing to load.  Only for the
+ * first host, while no other host uses the pool.  Default N.
+ */
+static bool ctl_reset;
+module_param(ctl_reset, bool, 0444);
+MODULE_PARM_DESC(ctl_reset,
+		 "Overwrite a foreign control area at load (first host only; default N)");
 
 #if IS_ENABLED(CONFIG_CMM_MP_FAULT_INJECTION)
 /*
@@ -110,6 +166,7 @@ static const char *const cmm_mp_step_names[CMM_MP_NR_STEPS] = {
 	[CMM_MP_STEP_REGION] = "iomem region",
 	[CMM_MP_STEP_MEMORY_GROUP] = "memory group",
 	[CMM_MP_STEP_NOTIFIER] = "memory notifier",
+	[CMM_MP_STEP_CONTROL_AREA] = "control area mapping",
 	[CMM_MP_STEP_SYSFS_POOL] = "sysfs pool directory",
 	[CMM_MP_STEP_SYSFS_DEVICES] = "sysfs devices directory",
 	[CMM_MP_STEP_SYSFS_SEGMENTS] = "sysfs segments directory",
@@ -141,14 +198,46 @@ static int cmm_mp_check_inject(void)
 	       CMM_MP_NR_STEPS - 1);
 	return -EINVAL;
 }
+
+static struct cmm_mp_pool cmm_mp_pool;
+/*
+ * Parameter files exist before init and after exit: inject_peer may use
+ * the pool (its lock) only in between.
+ */
+static bool cmm_mp_live;
+
+static int cmm_mp_set_inject_peer(const char *val,
+				  const struct kernel_param *kp)
+{
+	/* Pairs with the release at the end of init: the pool is set up. */
+	if (!smp_load_acquire(&cmm_mp_live))
+		return -ENODEV;
+	return cmm_mp_inject_peer(&cmm_mp_pool, val);
+}
+
+static const struct kernel_param_ops cmm_mp_inject_peer_ops = {
+	.set = cmm_mp_set_inject_peer,
+};
+
+/*
+ * inject_peer: for testing a multi-host pool with one host, act as
+ * another host in the control area (write-only, at runtime):
+ * "H beat" bumps host H's heartbeat; "H own S" makes host H the owner of
+ * free segment S; "H share S" adds host H to its sharers.  Not a load
+ * parameter.
+ */
+module_param_cb(inject_peer, &cmm_mp_inject_peer_ops, NULL, 0200);
+MODULE_PARM_DESC(inject_peer,
+		 "Testing: act as another host: \"H beat\", \"H own S\", \"H share S\"");
 #else
 static int cmm_mp_check_inject(void)
 {
 	return 0;
 }
-#endif
 
 static struct cmm_mp_pool cmm_mp_pool;
+static bool cmm_mp_live;
+#endif
 
 static int cmm_mp_parse_size_param(const char *name, const char *val, u64 *out)
 {
@@ -158,6 +247,40 @@ static int cmm_mp_parse_size_param(const char *name, const char *val, u64 *out)
 		pr_err("%s=%s: expected a size in bytes (such as 1G or 0x40000000)\n",
 		       name, val);
 	return ret ? -EINVAL : 0;
+}
+
+/*
+ * The segments: every segment_size slice of the devices' capacity, but
+ * with several hosts none may overlap the control area, the pool's last
+ * 2 MiB.
+ */
+static int cmm_mp_count_segments(struct cmm_mp_params *p)
+{
+	u64 total = 0, usable;
+	u32 i;
+
+	for (i = 0; i < p->nr_devices; i++)
+		total += p->layout[i].capacity;
+	p->nr_segments = div64_u64(total, p->segment_size);
+	if (p->nr_hosts == 1)
+		return 0;
+	usable = div64_u64(p->size - CMM_MP_CTL_BYTES, p->segment_size);
+	if (!usable) {
+		pr_err("hosts=%u: the pool has no room for a segment beside the control area (its last 2 MiB)\n",
+		       p->nr_hosts);
+		return -EINVAL;
+	}
+	if (usable < p->nr_segments) {
+		pr_info("hosts=%u: the control area takes the pool's last 2 MiB: %u of %u segments are left\n",
+			p->nr_hosts, (u32)usable, p->nr_segments);
+		p->nr_segments = usable;
+	}
+	if (p->nr_segments > CMM_MP_CTL_MAX_SEGMENTS) {
+		pr_err("hosts=%u: %u segments do not fit the control area (at most %u)\n",
+		       p->nr_hosts, p->nr_segments, CMM_MP_CTL_MAX_SEGMENTS);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Every check of the parameters, before any side effect. */
@@ -241,12 +364,34 @@ static int cmm_mp_parse_params(struct cmm_mp_params *p, u64 block)
 		return -EINVAL;
 	}
 
-	if (self >= p->nr_devices) {
+	if (!hosts || hosts > CMM_MP_MAX_HOSTS) {
+		pr_err("hosts=%u: expected 1 to %u\n", hosts, CMM_MP_MAX_HOSTS);
+		return -EINVAL;
+	}
+	if (host >= hosts) {
+		pr_err("host=%u: the pool's hosts are 0 to %u (hosts=%u)\n",
+		       host, hosts - 1, hosts);
+		return -EINVAL;
+	}
+	if (lease_ms < CMM_MP_LEASE_MIN_MS || lease_ms > CMM_MP_LEASE_MAX_MS) {
+		pr_err("lease_ms=%u: expected %u to %u\n", lease_ms,
+		       CMM_MP_LEASE_MIN_MS, CMM_MP_LEASE_MAX_MS);
+		return -EINVAL;
+	}
+	p->host = host;
+	p->nr_hosts = hosts;
+	p->lease_ms = lease_ms;
+
+	if (self_given && self >= p->nr_devices) {
 		pr_err("self=%u: the pool has devices 0 to %u\n", self,
 		       p->nr_devices - 1);
 		return -EINVAL;
 	}
-	p->self = self;
+	p->self = self_given ? self : host % p->nr_devices;
+
+	ret = cmm_mp_count_segments(p);
+	if (ret)
+		return ret;
 
 	if (!local_ns || local_ns > CMM_MP_LATENCY_MAX_NS ||
 	    remote_ns < local_ns || remote_ns > CMM_MP_LATENCY_MAX_NS) {
@@ -258,7 +403,7 @@ static int cmm_mp_parse_params(struct cmm_mp_params *p, u64 block)
 	p->remote_ns = remote_ns;
 	for (i = 0; i < p->nr_devices; i++)
 		total_bytes += p->layout[i].capacity;
-	local_bytes = p->layout[self].capacity;
+	local_bytes = p->layout[p->self].capacity;
 	adist = cmm_mp_adistance(local_ns, remote_ns, local_bytes, total_bytes,
 				 CMM_MP_ADISTANCE_DRAM);
 	if (adist < CMM_MP_ADISTANCE_MIN) {
@@ -336,6 +481,12 @@ static int cmm_mp_ioc_dev_recover(struct cmm_mp_pool *pool, void *arg)
 	return cmm_mp_device_recover(pool, arg);
 }
 
+static int cmm_mp_ioc_hosts(struct cmm_mp_pool *pool, void *arg)
+{
+	cmm_mp_fill_hosts(pool, arg);
+	return 0;
+}
+
 #define CMM_MP_IOCTL(fn_, type_, ver0_, admin_)				\
 	{ .fn = fn_, .ksize = sizeof(struct type_), .min_size = ver0_,	\
 	  .admin = admin_ }
@@ -359,6 +510,8 @@ static const struct cmm_mp_ioctl cmm_mp_ioctls[] = {
 		     true),
 	CMM_MP_IOCTL(cmm_mp_ioc_dev_recover, cmm_mp_fault,
 		     CMM_MP_FAULT_SIZE_VER0, true),
+	CMM_MP_IOCTL(cmm_mp_ioc_hosts, cmm_mp_hosts, CMM_MP_HOSTS_SIZE_VER0,
+		     false),
 };
 
 union cmm_mp_ioctl_arg {
@@ -367,6 +520,7 @@ union cmm_mp_ioctl_arg {
 	struct cmm_mp_segment_info segment;
 	struct cmm_mp_translate translate;
 	struct cmm_mp_fault fault;
+	struct cmm_mp_hosts hosts;
 };
 
 static long cmm_mp_ioctl(struct file *file, unsigned int cmd,
@@ -435,6 +589,11 @@ static int __init cmm_mp_init(void)
 	pool->self = p->self;
 	pool->local_ns = p->local_ns;
 	pool->remote_ns = p->remote_ns;
+	pool->host = p->host;
+	pool->nr_hosts = p->nr_hosts;
+	pool->lease_ms = p->lease_ms;
+	pool->ctl_phys = p->base + p->size - CMM_MP_CTL_BYTES;
+	pool->ctl_reset = ctl_reset;
 	mutex_init(&pool->lock);
 	spin_lock_init(&pool->state_lock);
 	init_rwsem(&pool->map_lock);
@@ -447,9 +606,12 @@ static int __init cmm_mp_init(void)
 	ret = cmm_mp_segments_init(pool);
 	if (ret)
 		goto err_decompose;
-	ret = cmm_mp_sysfs_add(pool);
+	ret = cmm_mp_hosts_init(pool);
 	if (ret)
 		goto err_segments_exit;
+	ret = cmm_mp_sysfs_add(pool);
+	if (ret)
+		goto err_hosts_exit;
 	pool->misc.minor = MISC_DYNAMIC_MINOR;
 	pool->misc.name = "cmm_mp";
 	pool->misc.fops = &cmm_mp_fops;
@@ -472,12 +634,19 @@ static int __init cmm_mp_init(void)
 		pool->base, pool->base + pool->size - 1, pool->size >> 20,
 		pool->node, pool->nr_segments, pool->segment_size >> 20,
 		pool->adistance);
+	if (pool->nr_hosts > 1)
+		pr_info("host %u of %u sharing the pool, local device %u\n",
+			pool->host, pool->nr_hosts, pool->self);
 	pr_info("loaded, version " CMM_MP_VERSION "\n");
 	kfree(p);
+	/* Pairs with the acquire in cmm_mp_set_inject_peer(). */
+	smp_store_release(&cmm_mp_live, true);
 	return 0;
 
 err_sysfs_del:
 	cmm_mp_sysfs_del(pool);
+err_hosts_exit:
+	cmm_mp_hosts_exit(pool);
 err_segments_exit:
 	cmm_mp_segments_exit(pool);
 err_decompose:
@@ -491,9 +660,11 @@ static void __exit cmm_mp_exit(void)
 {
 	struct cmm_mp_pool *pool = &cmm_mp_pool;
 
+	WRITE_ONCE(cmm_mp_live, false);
 	misc_deregister(&pool->misc);
 	cmm_mp_sysfs_del(pool);
 	cmm_mp_shared_exit(pool);
+	cmm_mp_hosts_exit(pool);
 	cmm_mp_segments_exit(pool);
 	cmm_mp_pool_decompose(pool);
 	pr_info("unloaded\n");

@@ -188,7 +188,6 @@ int cmm_mp_pool_compose(struct cmm_mp_pool *pool,
 			const struct cmm_mp_params *p)
 {
 	struct cmm_mp_pamt_entry *entries;
-	u64 total = 0;
 	u32 i, s;
 	int ret;
 
@@ -207,9 +206,7 @@ int cmm_mp_pool_compose(struct cmm_mp_pool *pool,
 	if (!pool->devices)
 		goto err_free_pamt;
 
-	for (i = 0; i < pool->nr_devices; i++)
-		total += p->layout[i].capacity;
-	pool->nr_segments = div64_u64(total, pool->segment_size);
+	pool->nr_segments = p->nr_segments;
 	pool->segments = cmm_mp_inject(CMM_MP_STEP_SEGMENTS) ? NULL :
 		kvcalloc(pool->nr_segments, sizeof(*pool->segments), GFP_KERNEL);
 	if (!pool->segments)
@@ -226,7 +223,10 @@ int cmm_mp_pool_compose(struct cmm_mp_pool *pool,
 		dev->nha = l->nha;
 		dev->announced = l->announced;
 		dev->first_seg = s;
-		dev->nr_segs = div64_u64(l->capacity, pool->segment_size);
+		/* The control area may have taken the last device's tail. */
+		dev->nr_segs = min_t(u64, div64_u64(l->capacity,
+						    pool->segment_size),
+				     pool->nr_segments - s);
 		dev->latency_ns = i == pool->self ? pool->local_ns :
 			pool->remote_ns;
 		for (; s < dev->first_seg + dev->nr_segs; s++) {
@@ -349,6 +349,8 @@ void cmm_mp_fill_info(struct cmm_mp_pool *pool, struct cmm_mp_info *info)
 	info->local_ns = pool->local_ns;
 	info->remote_ns = pool->remote_ns;
 	info->adistance = pool->adistance;
+	info->host = pool->host;
+	info->nr_hosts = pool->nr_hosts;
 }
 
 /**

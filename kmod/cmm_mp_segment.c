@@ -222,13 +222,21 @@ void cmm_mp_segments_exit(struct cmm_mp_pool *pool)
  * cmm_mp_seg_hotadd() - hot-add an offline segment into the node.
  * @seg: the segment.  Called under pool->lock.
  *
- * Return: 0 on success, the error of add_memory_driver_managed() otherwise.
+ * In a multi-host pool the segment is claimed first: nothing is added when
+ * another live host holds it.
+ *
+ * Return: 0 on success; -EBUSY or -EIO from the claim (nothing changed);
+ * the error of add_memory_driver_managed() otherwise.
  */
 int cmm_mp_seg_hotadd(struct cmm_mp_segment *seg)
 {
 	struct cmm_mp_pool *pool = seg->pool;
 	u64 first_block = div64_u64(seg->phys, pool->block_size);
 	int ret;
+
+	ret = cmm_mp_seg_own(seg, CMM_MP_OWN_CLAIM, NULL);
+	if (ret)
+		return ret;
 
 	/* Before the blocks exist: the kernel may online them right away. */
 	cmm_mp_seg_set_added(seg, true);
@@ -244,6 +252,7 @@ int cmm_mp_seg_hotadd(struct cmm_mp_segment *seg)
 		pr_err("segment %u: hot-add of 0x%llx-0x%llx failed: %d\n",
 		       seg->id, seg->phys, seg->phys + pool->segment_size - 1,
 		       ret);
+		cmm_mp_seg_own(seg, CMM_MP_OWN_RELEASE, NULL);
 		return ret;
 	}
 	WRITE_ONCE(seg->owner, task_tgid_nr(current));
@@ -277,9 +286,49 @@ int cmm_mp_seg_hotremove(struct cmm_mp_segment *seg)
 	}
 	cmm_mp_seg_set_added(seg, false);
 	WRITE_ONCE(seg->owner, 0);
+	cmm_mp_seg_own(seg, CMM_MP_OWN_RELEASE, NULL);
 	module_put(THIS_MODULE);
 	pr_info("segment %u: offline\n", seg->id);
 	return 0;
+}
+
+/**
+ * cmm_mp_seg_holding() - who holds a segment in the pool.
+ * @seg: the segment.
+ * @holders: the holding hosts, a bit per host.
+ *
+ * With several hosts, from its owner word; with one, from its state.
+ *
+ * Return: its enum cmm_mp_holding.
+ */
+enum cmm_mp_holding cmm_mp_seg_holding(struct cmm_mp_segment *seg,
+				       u32 *holders)
+{
+	struct cmm_mp_pool *pool = seg->pool;
+
+	if (!pool->ctl) {
+		*holders = BIT(pool->host);
+		switch (cmm_mp_seg_state(seg)) {
+		case CMM_MP_SEG_OFFLINE:
+			*holders = 0;
+			return CMM_MP_HOLD_NONE;
+		case CMM_MP_SEG_SHARED:
+			return CMM_MP_HOLD_SHARED;
+		default:
+			return CMM_MP_HOLD_EXCLUSIVE;
+		}
+	}
+	switch (cmm_mp_owner_decode(cmm_mp_seg_owner_word(seg), pool->nr_hosts,
+				    holders)) {
+	case CMM_MP_OWNER_FREE:
+		return CMM_MP_HOLD_NONE;
+	case CMM_MP_OWNER_EXCL:
+		return CMM_MP_HOLD_EXCLUSIVE;
+	case CMM_MP_OWNER_SHARE:
+		return CMM_MP_HOLD_SHARED;
+	default:
+		return CMM_MP_HOLD_INVALID;
+	}
 }
 
 /**
@@ -291,6 +340,7 @@ void cmm_mp_fill_segment(struct cmm_mp_segment *seg,
 			 struct cmm_mp_segment_info *info)
 {
 	struct cmm_mp_pool *pool = seg->pool;
+	u32 holders;
 
 	memset(info, 0, sizeof(*info));
 	info->id = seg->id;
@@ -311,6 +361,8 @@ void cmm_mp_fill_segment(struct cmm_mp_segment *seg,
 	info->online_blocks = cmm_mp_seg_online_blocks(seg);
 	info->mappings = atomic_read(&seg->mappings);
 	info->owner = READ_ONCE(seg->owner);
+	info->holding = cmm_mp_seg_holding(seg, &holders);
+	info->holders = holders;
 	info->lookups = atomic64_read(&seg->lookups);
 	info->failures = atomic64_read(&seg->failures);
 }

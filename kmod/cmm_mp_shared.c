@@ -55,23 +55,35 @@ static void cmm_mp_seg_clear(struct cmm_mp_segment *seg)
  * cmm_mp_seg_export() - share an offline segment.
  * @seg: the segment.  Called under pool->lock.
  *
- * Return: 0 on success, -ENOMEM when it cannot be mapped.
+ * In a multi-host pool this host joins the segment's sharers first; it is
+ * zeroed only when no live host shared it, so that the hosts sharing it
+ * keep their data.
+ *
+ * Return: 0 on success; -EBUSY or -EIO from joining (nothing changed);
+ * -ENOMEM when it cannot be mapped.
  */
 int cmm_mp_seg_export(struct cmm_mp_segment *seg)
 {
 	struct cmm_mp_pool *pool = seg->pool;
 	void *vaddr;
+	bool fresh;
+	int ret;
 
+	ret = cmm_mp_seg_own(seg, CMM_MP_OWN_SHARE, &fresh);
+	if (ret)
+		return ret;
 	vaddr = memremap(seg->phys, pool->segment_size, MEMREMAP_WB);
 	if (!vaddr) {
 		atomic64_inc(&seg->failures);
 		pr_err("segment %u: cannot map 0x%llx for sharing\n", seg->id,
 		       seg->phys);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err_unshare;
 	}
 	seg->vaddr = vaddr;
 	/* It may hold what the last user left, the kernel's pages included. */
-	cmm_mp_seg_clear(seg);
+	if (fresh)
+		cmm_mp_seg_clear(seg);
 
 	down_write(&pool->map_lock);
 	spin_lock(&pool->state_lock);
@@ -83,8 +95,13 @@ int cmm_mp_seg_export(struct cmm_mp_segment *seg)
 	WRITE_ONCE(seg->owner, task_tgid_nr(current));
 	trace_segment_state(seg->id, seg->device->id, CMM_MP_SEG_OFFLINE,
 			    CMM_MP_SEG_SHARED);
-	pr_info("segment %u: shared, mmap offset 0x%llx\n", seg->id, seg->nha);
+	pr_info("segment %u: shared, mmap offset 0x%llx%s\n", seg->id, seg->nha,
+		fresh ? "" : ", joining its other sharers");
 	return 0;
+
+err_unshare:
+	cmm_mp_seg_own(seg, CMM_MP_OWN_UNSHARE, NULL);
+	return ret;
 }
 
 /**
@@ -124,6 +141,7 @@ void cmm_mp_seg_revoke(struct cmm_mp_segment *seg)
 	memunmap(seg->vaddr);
 	seg->vaddr = NULL;
 	WRITE_ONCE(seg->owner, 0);
+	cmm_mp_seg_own(seg, CMM_MP_OWN_UNSHARE, NULL);
 	trace_segment_state(seg->id, seg->device->id, CMM_MP_SEG_SHARED,
 			    CMM_MP_SEG_OFFLINE);
 	pr_info("segment %u: no longer shared\n", seg->id);

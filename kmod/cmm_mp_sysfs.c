@@ -3,7 +3,7 @@
  * cmm_mp: sysfs, the observability ABI (Documentation/ABI/testing/
  * sysfs-kernel-cmm_mp).  All files are outputs (0400):
  *
- *   /sys/kernel/cmm_mp/             the pool
+ *   /sys/kernel/cmm_mp/             the pool, and the hosts sharing it
  *   /sys/kernel/cmm_mp/devices/devN the pool's devices, by id
  *   /sys/kernel/cmm_mp/segments/segN its segments, by id
  *
@@ -144,6 +144,52 @@ static ssize_t nr_segments_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%u\n", pool->nr_segments);
 }
 
+static ssize_t host_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	struct cmm_mp_pool *pool = cmm_mp_obj(kobj);
+
+	return sysfs_emit(buf, "%u\n", pool->host);
+}
+
+static ssize_t hosts_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct cmm_mp_pool *pool = cmm_mp_obj(kobj);
+
+	return sysfs_emit(buf, "%u\n", pool->nr_hosts);
+}
+
+static ssize_t lease_ms_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct cmm_mp_pool *pool = cmm_mp_obj(kobj);
+
+	return sysfs_emit(buf, "%u\n", pool->lease_ms);
+}
+
+/* "0,1": the hosts alive as this host sees them, itself included. */
+static ssize_t hosts_alive_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	struct cmm_mp_pool *pool = cmm_mp_obj(kobj);
+	u32 alive = cmm_mp_hosts_alive(pool), h;
+	int n = 0;
+
+	for (h = 0; h < pool->nr_hosts; h++)
+		if (alive & BIT(h))
+			n += sysfs_emit_at(buf, n, "%s%u", n ? "," : "", h);
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+
+static ssize_t takeovers_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	struct cmm_mp_pool *pool = cmm_mp_obj(kobj);
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&pool->takeovers));
+}
+
 CMM_MP_ATTR(pool, version);
 CMM_MP_ATTR(pool, hdm_base);
 CMM_MP_ATTR(pool, pool_bytes);
@@ -157,6 +203,11 @@ CMM_MP_ATTR(pool, remote_ns);
 CMM_MP_ATTR(pool, adistance);
 CMM_MP_ATTR(pool, nr_devices);
 CMM_MP_ATTR(pool, nr_segments);
+CMM_MP_ATTR(pool, host);
+CMM_MP_ATTR(pool, hosts);
+CMM_MP_ATTR(pool, lease_ms);
+CMM_MP_ATTR(pool, hosts_alive);
+CMM_MP_ATTR(pool, takeovers);
 
 static struct attribute *cmm_mp_pool_attrs[] = {
 	&pool_version_attr.attr,
@@ -172,6 +223,11 @@ static struct attribute *cmm_mp_pool_attrs[] = {
 	&pool_adistance_attr.attr,
 	&pool_nr_devices_attr.attr,
 	&pool_nr_segments_attr.attr,
+	&pool_host_attr.attr,
+	&pool_hosts_attr.attr,
+	&pool_lease_ms_attr.attr,
+	&pool_hosts_alive_attr.attr,
+	&pool_takeovers_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(cmm_mp_pool);
@@ -237,6 +293,9 @@ static ssize_t segments_show(struct kobject *kobj, struct kobj_attribute *attr,
 {
 	struct cmm_mp_device *dev = cmm_mp_obj(kobj);
 
+	/* The control area may have taken a device's only segment. */
+	if (!dev->nr_segs)
+		return sysfs_emit(buf, "none\n");
 	return sysfs_emit(buf, "%u-%u\n", dev->first_seg,
 			  dev->first_seg + dev->nr_segs - 1);
 }
@@ -309,6 +368,29 @@ static ssize_t device_show(struct kobject *kobj, struct kobj_attribute *attr,
 	struct cmm_mp_segment *seg = cmm_mp_obj(kobj);
 
 	return sysfs_emit(buf, "%u\n", seg->device->id);
+}
+
+/* "none", "host 1", "shared 0,1": who holds it in the pool. */
+static ssize_t holder_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	struct cmm_mp_segment *seg = cmm_mp_obj(kobj);
+	struct cmm_mp_pool *pool = seg->pool;
+	u64 word;
+	u32 holders;
+	int n;
+
+	if (pool->ctl) {
+		word = cmm_mp_seg_owner_word(seg);
+	} else {
+		/* One host: the word it would have. */
+		word = cmm_mp_owner_encode(cmm_mp_seg_holding(seg, &holders) ==
+					   CMM_MP_HOLD_SHARED ?
+					   CMM_MP_OWNER_SHARE : CMM_MP_OWNER_EXCL,
+					   holders, 0);
+	}
+	n = cmm_mp_owner_name(word, pool->nr_hosts, buf, PAGE_SIZE - 1);
+	return n + sysfs_emit_at(buf, n, "\n");
 }
 
 static ssize_t owner_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -405,6 +487,7 @@ static struct kobj_attribute seg_failures_attr =
 	__ATTR(failures, 0400, seg_failures_show, NULL);
 CMM_MP_ATTR(seg, device);
 CMM_MP_ATTR(seg, owner);
+CMM_MP_ATTR(seg, holder);
 CMM_MP_ATTR(seg, phys);
 CMM_MP_ATTR(seg, dev_offset);
 CMM_MP_ATTR(seg, memory_blocks);
@@ -415,6 +498,7 @@ static struct attribute *cmm_mp_seg_attrs[] = {
 	&seg_state_attr.attr,
 	&seg_device_attr.attr,
 	&seg_owner_attr.attr,
+	&seg_holder_attr.attr,
 	&seg_bytes_attr.attr,
 	&seg_phys_attr.attr,
 	&seg_nha_attr.attr,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints cmm_mp:{discovery,segment_state,pamt_lookup,device_fail}.
+ * Tracepoints cmm_mp:{discovery,segment_state,pamt_lookup,device_fail,
+ * takeover}.
  * CREATE_TRACE_POINTS is defined in cmm_mp_main.c only; built out of tree,
  * TRACE_INCLUDE_PATH finds this file through -I$(src) (kmod/Kbuild).
  */
@@ -99,6 +100,26 @@ TRACE_EVENT(device_fail,
 		      __entry->device, __entry->chip_id,
 		      __entry->failed ? "failed" : "recovered",
 		      __entry->offlined, __entry->revoked, __entry->busy)
+);
+
+/* A segment was taken from a host whose lease expired. */
+TRACE_EVENT(takeover,
+	    TP_PROTO(u32 segment, u32 from_host, u32 to_host, u64 old_word,
+		     u64 new_word),
+	    TP_ARGS(segment, from_host, to_host, old_word, new_word),
+	    TP_STRUCT__entry(__field(u64, old_word)
+			     __field(u64, new_word)
+			     __field(u32, segment)
+			     __field(u32, from_host)
+			     __field(u32, to_host)),
+	    TP_fast_assign(__entry->old_word = old_word;
+			   __entry->new_word = new_word;
+			   __entry->segment = segment;
+			   __entry->from_host = from_host;
+			   __entry->to_host = to_host;),
+	    TP_printk("segment=%u from_host=%u to_host=%u owner=0x%llx -> 0x%llx",
+		      __entry->segment, __entry->from_host, __entry->to_host,
+		      __entry->old_word, __entry->new_word)
 );
 
 #endif /* CMM_MP_TRACE_H */

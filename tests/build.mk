@@ -22,10 +22,12 @@ $(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(MDK_LIBS_SAN_A)
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(SYS_LIBS) $(LIBMDK_LIBS)
 
 # The kernel-free parts of kmod/ are unit-tested in userspace:
-# test_cmm_mp_pamt links kmod/cmm_mp_pamt.c, built against
-# tests/unit/kshim.h for the few kernel types it uses.
+# test_cmm_mp_pamt links kmod/cmm_mp_pamt.c and test_cmm_mp_owner
+# kmod/cmm_mp_owner.c, built against tests/unit/kshim.h for the few kernel
+# types they use.
 EXTRA_CFLAGS_kmod/ := -Ikmod -Itests/unit
 $(B)/tests/unit/test_cmm_mp_pamt: $(B)/san/kmod/cmm_mp_pamt.o
+$(B)/tests/unit/test_cmm_mp_owner: $(B)/san/kmod/cmm_mp_owner.o
 EXTRA_CFLAGS_tests/unit/ += -Ikmod
 
 VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))

@@ -29,7 +29,8 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define CMM_MP_ABI_VERSION 1
+/* 2: multi-host fields in cmm_mp_info and _segment_info, CMM_MP_IOC_HOSTS. */
+#define CMM_MP_ABI_VERSION 2
 #define CMM_MP_DEVICE_PATH "/dev/cmm_mp"
 
 /* 0xCE is CXL's letter (uapi/linux/cxl_mem.h uses 0x01-0x02): ours is 0x40-0x4f. */
@@ -72,6 +73,8 @@ enum cmm_mp_dev_state {
  * @local_ns: emulated load latency of this host's device, ns.
  * @remote_ns: emulated load latency of the other devices, ns.
  * @adistance: abstract distance of the node's memory tier.
+ * @host: this host's id in the pool (0 with one host; ABI 2).
+ * @nr_hosts: hosts sharing the pool (1, or 0 from a module of ABI 1).
  * @reserved: zero.
  */
 struct cmm_mp_info {
@@ -89,7 +92,9 @@ struct cmm_mp_info {
 	__u32 local_ns;
 	__u32 remote_ns;
 	__s32 adistance;
-	__u32 reserved;
+	__u8 host;
+	__u8 nr_hosts;
+	__u16 reserved;
 };
 
 #define CMM_MP_INFO_SIZE_VER0 80
@@ -131,6 +136,17 @@ struct cmm_mp_device_info {
 #define CMM_MP_SEGMENT_LOCAL _BITUL(0)	    /* on this host's own device */
 #define CMM_MP_SEGMENT_DEV_FAILED _BITUL(1) /* its device has failed */
 
+/*
+ * cmm_mp_segment_info.holding: how the segment is held in the pool, by
+ * which hosts (holders).  With one host this follows the segment's state.
+ */
+enum cmm_mp_holding {
+	CMM_MP_HOLD_NONE = 0,	   /* free */
+	CMM_MP_HOLD_EXCLUSIVE = 1, /* onlined (pooled) by one host */
+	CMM_MP_HOLD_SHARED = 2,	   /* shared by the holders */
+	CMM_MP_HOLD_INVALID = 3,   /* its owner word is corrupt */
+};
+
 /**
  * struct cmm_mp_segment_info - one segment (CMM_MP_IOC_SEGMENT and the
  * segment operations, which return the segment as it is afterwards).
@@ -149,6 +165,10 @@ struct cmm_mp_device_info {
  * @mappings: live mappings (VMAs) of the shared segment.
  * @owner: thread group id of the process that onlined or shared it, 0 if
  *	offline.
+ * @holders: hosts holding it, bit h for host h (ABI 2).  When an online
+ *	or share gives -EBUSY because another live host holds the segment,
+ *	they name that host.
+ * @holding: enum cmm_mp_holding (ABI 2).
  * @reserved: zero.
  * @lookups: PAMT lookups that resolved into the segment.
  * @failures: operations and accesses refused on it: failed state changes
@@ -169,7 +189,9 @@ struct cmm_mp_segment_info {
 	__u32 online_blocks;
 	__u32 mappings;
 	__s32 owner;
-	__u32 reserved;
+	__u8 holders;
+	__u8 holding;
+	__u16 reserved;
 	__u64 lookups;
 	__u64 failures;
 };
@@ -238,6 +260,40 @@ struct cmm_mp_fault {
 
 #define CMM_MP_FAULT_SIZE_VER0 24
 
+/* Most hosts sharing a pool. */
+#define CMM_MP_HOSTS_MAX 8
+
+/* cmm_mp_hosts.state[]: a host's liveness as this host sees it. */
+enum cmm_mp_host_state {
+	CMM_MP_HOST_STATE_ABSENT = 0, /* never seen, or unloaded cleanly */
+	CMM_MP_HOST_STATE_ALIVE = 1,  /* its heartbeat changed within a lease */
+	CMM_MP_HOST_STATE_DEAD = 2,   /* unchanged for a lease: takeable */
+};
+
+/**
+ * struct cmm_mp_hosts - the hosts sharing the pool (CMM_MP_IOC_HOSTS,
+ * ABI 2); every field is out.
+ * @host: this host's id.
+ * @nr_hosts: hosts sharing the pool; 1: no control area, and only this
+ *	host's entries mean anything.
+ * @lease_ms: lease: a host whose heartbeat stays unchanged this long is dead.
+ * @alive: hosts alive, bit h for host h (this host included).
+ * @state: enum cmm_mp_host_state of each host.
+ * @heartbeat: each host's heartbeat word as last read (0: absent).
+ * @takeovers: segments this host took from dead hosts since load.
+ */
+struct cmm_mp_hosts {
+	__u32 host;
+	__u32 nr_hosts;
+	__u32 lease_ms;
+	__u32 alive;
+	__u8 state[CMM_MP_HOSTS_MAX];
+	__u64 heartbeat[CMM_MP_HOSTS_MAX];
+	__u64 takeovers;
+};
+
+#define CMM_MP_HOSTS_SIZE_VER0 96
+
 /* The pool, a device, a segment: all out except the id. */
 #define CMM_MP_IOC_INFO _IOWR(CMM_MP_IOC_MAGIC, 0x40, struct cmm_mp_info)
 #define CMM_MP_IOC_DEVICE _IOWR(CMM_MP_IOC_MAGIC, 0x41, struct cmm_mp_device_info)
@@ -251,7 +307,9 @@ struct cmm_mp_fault {
  * /sys/devices/system/memory/memoryN/state (first_block .. first_block +
  * nr_blocks - 1); the module refuses to let them online into any zone but
  * ZONE_MOVABLE.  A segment already added is returned as it is; a shared
- * one gives -EBUSY, one on a failed device -EIO.
+ * one gives -EBUSY, one on a failed device -EIO.  In a multi-host pool, a
+ * segment another live host holds gives -EBUSY with holders naming it and
+ * nothing changed; one a dead host held is taken over.
  */
 #define CMM_MP_IOC_SEG_ADD _IOWR(CMM_MP_IOC_MAGIC, 0x44, struct cmm_mp_segment_info)
 /*
@@ -263,9 +321,11 @@ struct cmm_mp_fault {
  */
 #define CMM_MP_IOC_SEG_OFFLINE _IOWR(CMM_MP_IOC_MAGIC, 0x45, struct cmm_mp_segment_info)
 /*
- * Export an offline segment for mmap; it is zeroed first.  A segment
- * already shared is returned as it is; an added or online one gives
- * -EBUSY, one on a failed device -EIO.
+ * Export an offline segment for mmap; it is zeroed first, unless other
+ * live hosts share it already (multi-host pools).  A segment already
+ * shared is returned as it is; an added or online one gives -EBUSY, one on
+ * a failed device -EIO; in a multi-host pool, one another live host has
+ * onlined gives -EBUSY with holders naming it.
  */
 #define CMM_MP_IOC_SEG_SHARE _IOWR(CMM_MP_IOC_MAGIC, 0x46, struct cmm_mp_segment_info)
 /*
@@ -281,5 +341,7 @@ struct cmm_mp_fault {
  * their contents unless CMM_MP_RECOVER_WIPE).
  */
 #define CMM_MP_IOC_DEV_RECOVER _IOWR(CMM_MP_IOC_MAGIC, 0x48, struct cmm_mp_fault)
+/* The hosts sharing the pool and their liveness (ABI 2). */
+#define CMM_MP_IOC_HOSTS _IOWR(CMM_MP_IOC_MAGIC, 0x49, struct cmm_mp_hosts)
 
 #endif /* _UAPI_CMM_MP_H */

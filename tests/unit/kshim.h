@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The few kernel types and helpers that the kernel-free parts of kmod/
- * (cmm_mp_pamt.c) use, for building them in userspace in the unit tests.
+ * (cmm_mp_pamt.c, cmm_mp_owner.c) use, for building them in userspace in the unit tests.
  * Types match the kernel's (u64 is unsigned long long there too), so
  * format strings are checked the same way.
  */

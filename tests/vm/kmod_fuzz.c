@@ -84,7 +84,7 @@ int main(void)
 				   strerror(errno));
 	ksft_set_plan(12);
 
-	ok = xioctl(fd, cmd_of(_IOC_READ | _IOC_WRITE, 0x49, 64), buf) ==
+	ok = xioctl(fd, cmd_of(_IOC_READ | _IOC_WRITE, 0x4a, 64), buf) ==
 		     -ENOTTY &&
 	     xioctl(fd, cmd_of(_IOC_READ | _IOC_WRITE, 0x3f, 64), buf) ==
 		     -ENOTTY &&
@@ -99,7 +99,7 @@ int main(void)
 	ksft_test_result(ok,
 			 "a known number with the wrong direction: ENOTTY\n");
 	ok = 1;
-	for (i = 0x40; i <= 0x48; i++)
+	for (i = 0x40; i <= 0x49; i++)
 		ok &= xioctl(fd, cmd_of(_IOC_READ | _IOC_WRITE, i, 4), buf) ==
 		      -EINVAL;
 	ksft_test_result(ok, "structs shorter than their VER0 size: EINVAL\n");
@@ -167,7 +167,7 @@ int main(void)
 			cmd = cmd_of(rnd() % 4, 0x38 + rnd() % 24, size);
 			break;
 		default: /* a known ioctl, plausible contents */
-			nr = 0x40 + rnd() % 9;
+			nr = 0x40 + rnd() % 10;
 			dir = _IOC_READ | _IOC_WRITE;
 			size = rnd() % 2 ? 96 : size;
 			/* State changes only now and then: they are slow. */

@@ -5,7 +5,10 @@
  * registration in turn), logs which, and leaves nothing behind (no module,
  * /dev/cmm_mp, sysfs directory or /proc/iomem claim); a step past the last
  * is a bad parameter; afterwards a normal load still gives the node its
- * slower tier.
+ * slower tier.  The control area (step CONTROL_AREA) exists with hosts > 1
+ * only: that step and every later one are also failed with hosts=2, so
+ * that the control area's unwinding (heartbeat stopped, area unmapped) is
+ * walked too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,8 +18,10 @@
 #include "kmod_util.h"
 #include "../../kmod/uapi/cmm_mp.h"
 
-/* enum cmm_mp_step in kmod/cmm_mp.h: steps 1 to 13. */
-#define NR_STEPS 13
+/* enum cmm_mp_step in kmod/cmm_mp.h: steps 1 to 14. */
+#define NR_STEPS 14
+/* CMM_MP_STEP_CONTROL_AREA: taken with hosts > 1 only. */
+#define STEP_CONTROL_AREA 8
 
 static char log_buf[1 << 15];
 
@@ -49,13 +54,18 @@ int main(void)
 	kmod_unload();
 	if (!ok)
 		ksft_exit_skip("built without CONFIG_CMM_MP_FAULT_INJECTION\n");
-	ksft_set_plan(NR_STEPS + 2);
+	ksft_set_plan(NR_STEPS + 2 + NR_STEPS - STEP_CONTROL_AREA);
 
 	kfd = kmsg_open();
-	for (step = 1; step <= NR_STEPS; step++) {
-		snprintf(params, sizeof(params), "inject_init_fault=%d", step);
+	for (step = 1; step <= 2 * NR_STEPS - STEP_CONTROL_AREA; step++) {
+		int st = step <= NR_STEPS ? step :
+					    step - NR_STEPS + STEP_CONTROL_AREA;
+		int multi = step > NR_STEPS || st == STEP_CONTROL_AREA;
+
+		snprintf(params, sizeof(params), "%sinject_init_fault=%d",
+			 multi ? "hosts=2 ctl_reset=1 " : "", st);
 		snprintf(want, sizeof(want),
-			 "cmm_mp: inject_init_fault=%d: failing the ", step);
+			 "cmm_mp: inject_init_fault=%d: failing the ", st);
 		kmsg_read(kfd, log_buf, sizeof(log_buf));
 		ret = kmod_load(params);
 		if (!ret)
@@ -65,7 +75,8 @@ int main(void)
 			       (int)strcspn(log_buf, "\n"), log_buf);
 		ksft_test_result(
 			ret && strstr(log_buf, want) && nothing_left(),
-			"step %d fails the load, logged, nothing left\n", step);
+			"%sstep %d fails the load, logged, nothing left\n",
+			multi ? "hosts=2: " : "", st);
 	}
 	snprintf(params, sizeof(params), "inject_init_fault=%d", NR_STEPS + 1);
 	ret = kmod_load(params);
