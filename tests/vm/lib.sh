@@ -7,6 +7,8 @@
 #   ktap_pass DESC / ktap_fail DESC / ktap_skip DESC
 #   ktap_diag TEXT       "# TEXT"
 #   ktap_finish          exit 0, 1 if a case failed, 4 if all skipped
+#   ktap_bail DESC       a failed case DESC, then ktap_finish: the rest
+#                        cannot run
 #   require_root, require_file F, ksft_skip MSG (whole test skipped)
 
 KSFT_PASS=0
@@ -63,6 +65,11 @@ ktap_finish() {
 	[ $ktap_failed -gt 0 ] && exit $KSFT_FAIL
 	[ $ktap_passed -eq 0 ] && [ $ktap_skipped -gt 0 ] && exit $KSFT_SKIP
 	exit $KSFT_PASS
+}
+
+ktap_bail() {
+	ktap_fail "$1"
+	ktap_finish
 }
 
 ksft_skip() {

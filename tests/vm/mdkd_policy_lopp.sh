@@ -23,23 +23,19 @@ WAIT_S=90
 mdkd_require 128
 command -v python3 >/dev/null || ksft_skip "python3 not installed"
 
-bail() {
-	ktap_fail "$1"
-	ktap_finish
-}
 
 ktap_plan 5
 t0=$SECONDS
 name=mdk-test-mdkd-lopp-$$
-cg=$(cg_new "$name") || bail "cannot create the cgroup"
+cg=$(cg_new "$name") || ktap_bail "cannot create the cgroup"
 WL_ARGS="--warm $WARM --warm-after $WARM_AFTER --warm-every 4"
-workload_start "$cg" $COLD $HOT $RUN || bail "the workload did not start"
+workload_start "$cg" $COLD $HOT $RUN || ktap_bail "the workload did not start"
 wl_t0=$SECONDS
 mdkd_conf "$MDK_TMP/lopp.conf" "[cgroup $name]" "mode = policy" \
 	"window = 2s" "horizon = 12" "psi_threshold = 20%" "policy = lopp" \
 	"auto_tune = on" "target_rate = 2%" "warmup = 4" "backend = swap" \
 	"evaluate = age,lopp"
-mdkd_start "$MDK_TMP/lopp.conf" || bail "mdkd did not start"
+mdkd_start "$MDK_TMP/lopp.conf" || ktap_bail "mdkd did not start"
 mdkctl_ status | grep -q "^$name "
 ktap_check "mdkd (policy lopp, auto-tuned to 2%, rate_guard on) manages the workload's cgroup"
 

@@ -24,16 +24,11 @@ psi_cleanup() {
 }
 trap psi_cleanup EXIT
 
-# bail WHY: the rest cannot run.
-bail() {
-	ktap_fail "$1"
-	ktap_finish
-}
 
 ktap_plan 5
 t0=$SECONDS
 name=mdk-test-mdkd-psi-$$
-cg=$(cg_new "$name") || bail "cannot create the cgroup"
+cg=$(cg_new "$name") || ktap_bail "cannot create the cgroup"
 echo "+memory" >"$cg/cgroup.subtree_control"
 mkdir "$cg/work" "$cg/thrash"
 mdkd_cgroups=("$cg/work" "$cg/thrash" "${mdkd_cgroups[@]}")
@@ -41,7 +36,7 @@ echo $((8 << 20)) >"$cg/thrash/memory.high"
 sh -c "echo \$\$ >$cg/thrash/cgroup.procs && exec $MDKD_WORKLOAD --cold 1 \
 	--hot 48 --seconds 300" &
 TH_PID=$!
-workload_start "$cg/work" $COLD $HOT || bail "the workload did not start"
+workload_start "$cg/work" $COLD $HOT || ktap_bail "the workload did not start"
 mdkd_conf "$MDK_TMP/psi.conf" "[cgroup $name]" "mode = policy" \
 	"window = 2s" "horizon = 30" "psi_threshold = 0.5%" \
 	"policy = age:T=2" "auto_tune = off" "backend = swap"

@@ -13,14 +13,10 @@ me=$MDK_HOST
 SEG=3
 LEASE_MS=3000
 
-bail() {
-	ktap_fail "$1"
-	ktap_finish
-}
 
 # Host 1 reports two cases and dies; host 0 reports three.
 ktap_plan $((me == 1 ? 2 : 3))
-mh_load lease_ms=$LEASE_MS || bail "insmod cmm_mp.ko hosts=$MDK_HOSTS host=$me failed"
+mh_load lease_ms=$LEASE_MS || ktap_bail "insmod cmm_mp.ko hosts=$MDK_HOSTS host=$me failed"
 ktap_check "host $me loads cmm_mp.ko (lease $LEASE_MS ms)"
 if [ "$me" = 1 ]; then
 	"$MDKCTL" pool online $SEG >/dev/null

@@ -12,13 +12,9 @@ mh_require
 trap kmod_cleanup EXIT
 me=$MDK_HOST
 
-bail() {
-	ktap_fail "$1"
-	ktap_finish
-}
 
 ktap_plan 5
-mh_load || bail "insmod cmm_mp.ko hosts=$MDK_HOSTS host=$me failed"
+mh_load || ktap_bail "insmod cmm_mp.ko hosts=$MDK_HOSTS host=$me failed"
 ktap_check "host $me of $MDK_HOSTS loads cmm_mp.ko"
 
 # What this host discovered: every device's chip id, capacity and offset.

@@ -12,10 +12,6 @@ me=$MDK_HOST
 other=$((1 - me))
 SEG=2
 
-bail() {
-	ktap_fail "$1"
-	ktap_finish
-}
 
 # rw write|read OFFSET: write 1 MiB of fresh random bytes at OFFSET of the
 # shared segment, or read 1 MiB there; prints its SHA-256.
@@ -34,8 +30,8 @@ PY
 }
 
 ktap_plan 4
-mh_load || bail "insmod cmm_mp.ko hosts=$MDK_HOSTS host=$me failed"
-"$MDKCTL" pool share $SEG >/dev/null || bail "host $me: mdkctl pool share $SEG failed"
+mh_load || ktap_bail "insmod cmm_mp.ko hosts=$MDK_HOSTS host=$me failed"
+"$MDKCTL" pool share $SEG >/dev/null || ktap_bail "host $me: mdkctl pool share $SEG failed"
 read -r off bytes < <("$MDKCTL" pool status -j | python3 -c "
 import json, sys
 s = json.load(sys.stdin)['segments'][$SEG]
