@@ -383,7 +383,7 @@ static int gen_make(struct mdk_eval *e, struct mdk_policy *pol, struct egen *g,
 	if (mdk_policy_kind(pol) == MDK_POLICY_CACHE) {
 		ret = mdk_err(
 			err, errlen, -EINVAL,
-			"%s: a fixed-size policy has no MPC (expected age, vmin, paw, pace or opp)",
+			"%s: a fixed-size policy has no MPC (expected age, vmin, paw, pace, opp or lopp)",
 			mdk_policy_name(pol));
 		gen_free(g);
 		return ret;
@@ -767,7 +767,7 @@ int mdk_eval_find(struct mdk_eval *e, const char *spec,
 	if (!ret && !mdk_policy_online(one))
 		ret = mdk_err(
 			err, errlen, -EINVAL,
-			"%s: not a policy mdkd can run (expected age, paw or pace)",
+			"%s: not a policy mdkd can run (expected age, paw, pace or lopp)",
 			spec);
 	if (ret)
 		goto out;
