@@ -13,6 +13,8 @@
  * per device of the emulated CMM-MP pool (/dev/cmm_mp).
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
@@ -53,6 +55,10 @@ struct opts {
 	/* stress */
 	unsigned int crash_nodes, seconds, chaos_ppm;
 	int fail_device;
+	/* stress across hosts: attach, log, a clock in the pool */
+	bool attach;
+	const char *log;
+	int clock_device;
 };
 
 __attribute__((format(printf, 1, 0))) static int usage_err(const char *fmt,
@@ -1058,6 +1064,84 @@ static int cmd_bench(int argc, char **argv)
 
 /* Stress */
 
+/*
+ * Stress across hosts (--log, --shared-clock): each host's clients write
+ * every operation to a log before it starts ("c") and once it returned
+ * ("r"), so that a host killed mid-run leaves its operations in flight
+ * as pending, and "mdkctl swarm check" checks the hosts' logs as one
+ * history.  Real-time order across hosts needs one clock: a counter in
+ * the pool (the first word of a segment both hosts share) of which every
+ * call and return takes a ticket, a linearizable clock.
+ *
+ *   c CLIENT.SEQ put|get KEY VALUE TICKET
+ *   r CLIENT.SEQ TICKET VALUE|absent|failed
+ */
+static struct {
+	FILE *f;
+	pthread_mutex_t lock;
+	struct mdk_memnode *clock;
+} hist = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Client ids a logged store has room for: every run of every host. */
+#define LOGGED_MAX_CLIENTS 64
+
+/* A time for call_ns and ret_ns: the pool's ticket, or CLOCK_MONOTONIC. */
+static uint64_t stress_now(void)
+{
+	uint64_t v = 0, old;
+
+	if (!hist.clock)
+		return mdk_lin_now_ns();
+	for (;;) {
+		if (mdk_memnode_cas(hist.clock, 0, v, v + 1, &old))
+			return 0;
+		if (old == v)
+			return v + 1;
+		v = old;
+	}
+}
+
+/* One log line, on the log's host file before the operation goes on. */
+__attribute__((format(printf, 1, 2))) static void hist_put(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!hist.f)
+		return;
+	pthread_mutex_lock(&hist.lock);
+	va_start(ap, fmt);
+	vfprintf(hist.f, fmt, ap);
+	va_end(ap);
+	fflush(hist.f);
+	pthread_mutex_unlock(&hist.lock);
+}
+
+static void hist_call(const struct mdk_lin_op *op, unsigned int client,
+		      uint64_t seq)
+{
+	hist_put("c %u.%llu %s %llu %llu %llu\n", client,
+		 (unsigned long long)seq,
+		 op->kind == MDK_LIN_PUT ? "put" : "get",
+		 (unsigned long long)op->key,
+		 (unsigned long long)(op->kind == MDK_LIN_PUT ? op->value : 0),
+		 (unsigned long long)op->call_ns);
+}
+
+static void hist_ret(const struct mdk_lin_op *op, unsigned int client,
+		     uint64_t seq, bool failed)
+{
+	char v[24];
+
+	if (failed)
+		snprintf(v, sizeof(v), "failed");
+	else if (op->kind == MDK_LIN_GET && op->value == MDK_LIN_ABSENT)
+		snprintf(v, sizeof(v), "absent");
+	else
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)op->value);
+	hist_put("r %u.%llu %llu %s\n", client, (unsigned long long)seq,
+		 (unsigned long long)op->ret_ns, v);
+}
+
 struct sjob {
 	struct mdk_swarm *s;
 	const struct opts *o;
@@ -1075,12 +1159,16 @@ static void *stress_client(void *arg)
 	uint64_t seed = 0x57e55 + j->idx * 7919ULL, seq = 0;
 	struct mdk_swarm_client *c;
 	char err[256], key[32], val[4096];
+	unsigned int id;
 
 	c = mdk_swarm_client_new(j->s, err, sizeof(err));
 	if (!c) {
 		fprintf(stderr, "mdkctl swarm: client: %s\n", err);
 		return NULL;
 	}
+	/* The store's client id: unique across processes and hosts. */
+	id = mdk_swarm_client_id(c);
+	seed ^= (uint64_t)id << 40;
 	mdk_swarm_client_set_clock_skew(c, (int64_t)(rnd(&seed) % 2001) - 1000);
 	if (j->o->chaos_ppm)
 		mdk_swarm_client_set_chaos(c, j->o->chaos_ppm, seed);
@@ -1093,16 +1181,19 @@ static void *stress_client(void *arg)
 
 		memset(op, 0, sizeof(*op));
 		op->key = k;
-		op->client = j->idx;
+		op->client = id;
+		++seq;
 		if (rnd(&seed) % 2) {
 			op->kind = MDK_LIN_PUT;
-			op->value = ((uint64_t)(j->idx + 1) << 32) | ++seq;
+			op->value = ((uint64_t)(id + 1) << 32) | seq;
 			memcpy(val, &op->value, 8);
-			op->call_ns = mdk_lin_now_ns();
+			op->call_ns = stress_now();
+			hist_call(op, id, seq);
 			ret = mdk_swarm_insert(c, key, klen, val, 8);
 		} else {
 			op->kind = MDK_LIN_GET;
-			op->call_ns = mdk_lin_now_ns();
+			op->call_ns = stress_now();
+			hist_call(op, id, seq);
 			ret = mdk_swarm_get(c, key, klen, val, &vlen);
 			op->value = MDK_LIN_ABSENT;
 			if (!ret)
@@ -1110,7 +1201,8 @@ static void *stress_client(void *arg)
 			else if (ret == -ENOENT)
 				ret = 0;
 		}
-		op->ret_ns = mdk_lin_now_ns();
+		op->ret_ns = stress_now();
+		hist_ret(op, id, seq, ret != 0);
 		if (ret) {
 			if (op->kind == MDK_LIN_PUT) {
 				op->ret_ns = MDK_LIN_PENDING;
@@ -1221,6 +1313,9 @@ static const struct option stress_long[] = {
 	{ "seconds", required_argument, NULL, 'S' },
 	{ "chaos", required_argument, NULL, 'X' },
 	{ "cmm-mp", optional_argument, NULL, 'm' },
+	{ "attach", no_argument, NULL, 'A' },
+	{ "log", required_argument, NULL, 'L' },
+	{ "shared-clock", required_argument, NULL, 'Q' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -1242,6 +1337,7 @@ static int parse_stress(int argc, char **argv, struct opts *o,
 	o->rtt_ns = 0;
 	o->seconds = 10;
 	o->protos = "swarm";
+	o->clock_device = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jh", stress_long, NULL)) != -1) {
 		int r = parse_common(c, optarg, o);
@@ -1269,10 +1365,26 @@ static int parse_stress(int argc, char **argv, struct opts *o,
 				       &o->chaos_ppm))
 				return 2;
 			break;
+		case 'A':
+			o->attach = true;
+			break;
+		case 'L':
+			o->log = optarg;
+			break;
+		case 'Q': {
+			unsigned int d;
+
+			if (parse_uint("--shared-clock", optarg, 0,
+				       MDK_SWARM_MAX_NODES * 4, &d))
+				return 2;
+			o->clock_device = (int)d;
+			break;
+		}
 		case 'h':
 			printf("usage: mdkctl swarm stress [--protocol swarm|dm-abd] [--keys N]\n"
 			       "        [--replicas N] [--clients N] [--ops N] [--crash N]\n"
-			       "        [--seconds S] [--chaos PPM] [--rtt-ns NS] [--cmm-mp[=DEV]] [-j]\n");
+			       "        [--seconds S] [--chaos PPM] [--rtt-ns NS] [--cmm-mp[=DEV]] [-j]\n"
+			       "        [--attach] [--log FILE] [--shared-clock DEVICE]\n");
 			*done = true;
 			return 0;
 		default:
@@ -1287,6 +1399,10 @@ static int parse_stress(int argc, char **argv, struct opts *o,
 	if (np != 1 || plist[0] == MDK_SWARM_PROTO_RAW)
 		return usage_err("--protocol: '%s': expected swarm or dm-abd",
 				 o->protos);
+	if ((o->attach || o->clock_device >= 0) && !o->cmm_mp)
+		return usage_err(
+			"%s: needs --cmm-mp (a pool other hosts share)",
+			o->attach ? "--attach" : "--shared-clock");
 	if (2 * o->crash_nodes >= o->replicas) {
 		fprintf(stderr,
 			"mdkctl swarm: --crash: %u of %u nodes is not a minority (see mdkctl(8))\n",
@@ -1353,6 +1469,7 @@ static int final_reads(struct mdk_swarm *s, const struct opts *o,
 {
 	struct mdk_swarm_client *fin;
 	char err[256];
+	unsigned int id;
 	int ret = 0;
 
 	fin = mdk_swarm_client_new(s, err, sizeof(err));
@@ -1360,6 +1477,7 @@ static int final_reads(struct mdk_swarm *s, const struct opts *o,
 		fprintf(stderr, "mdkctl swarm: final reads: %s\n", err);
 		return 1;
 	}
+	id = mdk_swarm_client_id(fin);
 	for (uint64_t k = 0; k < o->keys; k++) {
 		struct mdk_lin_op *op = &all[(*n)++];
 		char key[32], val[4096];
@@ -1368,15 +1486,17 @@ static int final_reads(struct mdk_swarm *s, const struct opts *o,
 
 		op->key = k;
 		op->kind = MDK_LIN_GET;
-		op->client = o->clients;
-		op->call_ns = mdk_lin_now_ns();
+		op->client = id;
+		op->call_ns = stress_now();
+		hist_call(op, id, k + 1);
 		r = mdk_swarm_get(fin, key, key_of(key, sizeof(key), k), val,
 				  &vlen);
-		op->ret_ns = mdk_lin_now_ns();
+		op->ret_ns = stress_now();
 		op->value = MDK_LIN_ABSENT;
 		if (!r)
 			memcpy(&op->value, val, 8);
-		else if (r != -ENOENT) {
+		hist_ret(op, id, k + 1, r && r != -ENOENT);
+		if (r && r != -ENOENT) {
 			fprintf(stderr,
 				"mdkctl swarm: final get of key %llu: %s\n",
 				(unsigned long long)k, strerror(-r));
@@ -1458,6 +1578,13 @@ static int stress_run(struct mdk_swarm *s, const struct opts *o,
 		return 1;
 	}
 	ret = final_reads(s, o, all, &n);
+	if (!ret && hist.f) {
+		/* The history is the hosts' logs: mdkctl swarm check. */
+		printf("%s: %zu operations logged to %s\n",
+		       mdk_swarm_proto_name(proto), n, o->log);
+		free(all);
+		return crashed < o->crash_nodes;
+	}
 	if (!ret && mdk_lincheck(all, n, 1000000000ULL, &rep)) {
 		fprintf(stderr, "mdkctl swarm: checker: %s\n", rep.msg);
 		ret = 1;
@@ -1468,6 +1595,42 @@ static int stress_run(struct mdk_swarm *s, const struct opts *o,
 		ret = 1;
 	free(all);
 	return ret;
+}
+
+/* --log and --shared-clock (the first segment of device DEVICE). */
+static int hist_open(const struct opts *o)
+{
+	char err[256];
+
+	if (o->log) {
+		hist.f = fopen(o->log, "w");
+		if (!hist.f) {
+			fprintf(stderr, "mdkctl swarm: --log %s: %s\n", o->log,
+				strerror(errno));
+			return 1;
+		}
+	}
+	if (o->clock_device >= 0) {
+		hist.clock = mdk_memnode_new_cmm_mp(
+			o->cmm_mp, (unsigned int)o->clock_device,
+			MDK_MEMNODE_CMM_MP_FIRST, 4096, err, sizeof(err));
+		if (!hist.clock) {
+			fprintf(stderr, "mdkctl swarm: --shared-clock: %s\n",
+				err);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void hist_close(void)
+{
+	if (hist.f)
+		fclose(hist.f);
+	if (hist.clock)
+		mdk_memnode_destroy(hist.clock);
+	hist.f = NULL;
+	hist.clock = NULL;
 }
 
 static int cmd_stress(int argc, char **argv)
@@ -1484,19 +1647,210 @@ static int cmd_stress(int argc, char **argv)
 	if (ret || done)
 		return ret;
 	so.capacity = o.keys;
-	so.max_clients = o.clients + 1;
+	/* A logged store is one that other runs, on other hosts, attach to. */
+	so.max_clients = o.log ? LOGGED_MAX_CLIENTS : o.clients + 1;
 	if (cluster_new(&cl, &o, o.replicas, mdk_swarm_node_bytes(&so)))
 		return 1;
 	cluster_set_rtt(&cl, o.rtt_ns, o.cmm_mp && !o.rtt_set);
-	s = mdk_swarm_format(cl.node, o.replicas, &so, err, sizeof(err));
+	s = o.attach ? mdk_swarm_attach(cl.node, o.replicas, err, sizeof(err)) :
+		       mdk_swarm_format(cl.node, o.replicas, &so, err,
+					sizeof(err));
 	if (!s) {
 		fprintf(stderr, "mdkctl swarm: %s\n", err);
 		cluster_free(&cl);
 		return 1;
 	}
-	ret = stress_run(s, &o, so.proto, &cl);
+	ret = hist_open(&o);
+	if (!ret)
+		ret = stress_run(s, &o, so.proto, &cl);
+	hist_close();
 	mdk_swarm_destroy(s);
 	cluster_free(&cl);
+	return ret;
+}
+
+/* ---- mdkctl swarm check LOG...: the hosts' logs as one history ---- */
+
+/* Double *@p's capacity *@cap (elements of @size); 0 or -ENOMEM. */
+static int grow_array(void **p, size_t *cap, size_t size)
+{
+	size_t nc = *cap ? 2 * *cap : 256;
+	void *np = realloc(*p, nc * size);
+
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+struct hop {
+	uint64_t id; /* client << 40 | seq */
+	struct mdk_lin_op op;
+	bool returned, failed;
+};
+
+static int hop_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct hop *)a)->id,
+		 y = ((const struct hop *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One log line into @v (calls appended, returns kept apart). */
+static int hist_line(const char *file, unsigned long line, const char *s,
+		     struct hop **v, size_t *n, size_t *cap, struct hop **r,
+		     size_t *nr, size_t *rcap)
+{
+	unsigned int client;
+	unsigned long long seq, key, value, t;
+	char kind[8], res[24];
+	struct hop h = { 0 };
+	int end = 0;
+
+	if (sscanf(s, "c %u.%llu %7s %llu %llu %llu %n", &client, &seq, kind,
+		   &key, &value, &t, &end) == 6 &&
+	    !s[end] && (!strcmp(kind, "put") || !strcmp(kind, "get")) &&
+	    client < (1U << 23) && seq < (1ULL << 40)) {
+		h.id = (uint64_t)client << 40 | seq;
+		h.op.client = client;
+		h.op.key = key;
+		h.op.kind = strcmp(kind, "put") ? MDK_LIN_GET : MDK_LIN_PUT;
+		h.op.value = value;
+		h.op.call_ns = t;
+		if (*n == *cap && grow_array((void **)v, cap, sizeof(**v)))
+			return -ENOMEM;
+		(*v)[(*n)++] = h;
+		return 0;
+	}
+	if (sscanf(s, "r %u.%llu %llu %23s %n", &client, &seq, &t, res, &end) ==
+		    4 &&
+	    !s[end] && client < (1U << 23) && seq < (1ULL << 40)) {
+		char *e;
+
+		h.id = (uint64_t)client << 40 | seq;
+		h.op.ret_ns = t;
+		h.returned = true;
+		h.failed = !strcmp(res, "failed");
+		if (!strcmp(res, "absent"))
+			h.op.value = MDK_LIN_ABSENT;
+		else if (!h.failed) {
+			h.op.value = strtoull(res, &e, 10);
+			if (*e)
+				goto bad;
+		}
+		if (*nr == *rcap && grow_array((void **)r, rcap, sizeof(**r)))
+			return -ENOMEM;
+		(*r)[(*nr)++] = h;
+		return 0;
+	}
+bad:
+	fprintf(stderr,
+		"mdkctl swarm check: %s:%lu: expected \"c CLIENT.SEQ put|get KEY VALUE TICKET\" or \"r CLIENT.SEQ TICKET VALUE|absent|failed\", got '%s'\n",
+		file, line, s);
+	return -EINVAL;
+}
+
+/*
+ * Pair calls and returns.  A put never returned, or failed, is pending: it
+ * may have taken effect; a get without a value says nothing and goes.
+ */
+static size_t hist_pair(struct hop *v, size_t n, struct hop *r, size_t nr,
+			struct mdk_lin_op *ops, size_t *pending)
+{
+	size_t i, k = 0, m = 0;
+
+	qsort(v, n, sizeof(*v), hop_cmp);
+	qsort(r, nr, sizeof(*r), hop_cmp);
+	*pending = 0;
+	for (i = 0; i < n; i++) {
+		struct mdk_lin_op op = v[i].op;
+
+		while (k < nr && r[k].id < v[i].id)
+			k++;
+		if (k < nr && r[k].id == v[i].id && !r[k].failed) {
+			op.ret_ns = r[k].op.ret_ns;
+			if (op.kind == MDK_LIN_GET)
+				op.value = r[k].op.value;
+		} else if (op.kind == MDK_LIN_PUT) {
+			op.ret_ns = MDK_LIN_PENDING;
+			++*pending;
+		} else {
+			continue;
+		}
+		ops[m++] = op;
+	}
+	return m;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	struct hop *v = NULL, *r = NULL;
+	size_t n = 0, cap = 0, nr = 0, rcap = 0, m, pending;
+	struct mdk_lin_op *ops;
+	struct mdk_lin_report rep;
+	char line[256];
+	int ret = 0;
+
+	if (argc < 2) {
+		fprintf(stderr,
+			"usage: mdkctl swarm check LOG... (the --log files of mdkctl swarm stress)\n");
+		return 2;
+	}
+	for (int a = 1; a < argc && !ret; a++) {
+		FILE *f = fopen(argv[a], "r");
+		unsigned long ln = 0;
+
+		if (!f) {
+			fprintf(stderr, "mdkctl swarm check: %s: %s\n", argv[a],
+				strerror(errno));
+			ret = 1;
+			break;
+		}
+		while (!ret && fgets(line, sizeof(line), f)) {
+			size_t len = strlen(line);
+
+			ln++;
+			/* A host killed mid-write leaves a last line cut. */
+			if (!len || line[len - 1] != '\n') {
+				if (feof(f))
+					break;
+				fprintf(stderr,
+					"mdkctl swarm check: %s:%lu: line longer than %zu bytes\n",
+					argv[a], ln, sizeof(line) - 2);
+				ret = 1;
+				break;
+			}
+			line[len - 1] = '\0';
+			if (hist_line(argv[a], ln, line, &v, &n, &cap, &r, &nr,
+				      &rcap))
+				ret = 1;
+		}
+		fclose(f);
+	}
+	ops = ret ? NULL : calloc(n ? n : 1, sizeof(*ops));
+	if (!ret && !ops) {
+		fprintf(stderr, "mdkctl swarm check: out of memory\n");
+		ret = 1;
+	}
+	if (!ret) {
+		m = hist_pair(v, n, r, nr, ops, &pending);
+		if (mdk_lincheck(ops, m, 1000000000ULL, &rep)) {
+			fprintf(stderr, "mdkctl swarm check: %s\n", rep.msg);
+			ret = 1;
+		} else {
+			printf("%zu operations from %d logs (%zu pending puts, %zu calls without a return): %s%s\n",
+			       m, argc - 1, pending, n - nr,
+			       rep.linearizable ? "linearizable" :
+						  "NOT linearizable: ",
+			       rep.linearizable ? "" : rep.msg);
+			ret = !rep.linearizable;
+		}
+	}
+	free(v);
+	free(r);
+	free(ops);
 	return ret;
 }
 
@@ -1504,6 +1858,7 @@ static int cmd_help(int argc, char **argv)
 {
 	printf("usage: mdkctl swarm bench [OPTIONS]   YCSB on SWARM-KV, DM-ABD and RAW\n"
 	       "       mdkctl swarm stress [OPTIONS]  crash nodes, check linearizability\n"
+	       "       mdkctl swarm check LOG...      the stress logs of several hosts as one history\n"
 	       "See mdkctl(8).\n");
 	return 0;
 }
@@ -1512,6 +1867,8 @@ static const struct mdkctl_cmd swarm_cmds[] = {
 	{ "bench", cmd_bench,
 	  "YCSB A and B: round trips, latency, throughput" },
 	{ "stress", cmd_stress, "a checked history under node crashes" },
+	{ "check", cmd_check,
+	  "check the --log files of stress runs on several hosts as one history" },
 	{ "help", cmd_help, "show this help" },
 	{ 0 },
 };

@@ -176,6 +176,8 @@ struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
 	}
 	if (segment == MDK_MEMNODE_CMM_MP_LAST)
 		segment = di.first_segment + di.nr_segments - 1;
+	else if (segment == MDK_MEMNODE_CMM_MP_FIRST)
+		segment = di.first_segment;
 	if (segment < di.first_segment ||
 	    segment >= di.first_segment + di.nr_segments) {
 		sw_err(err, errlen,

@@ -72,7 +72,8 @@ struct mdk_memnode *mdk_memnode_new_fd(int fd, off_t offset, uint64_t size,
 /*
  * mdk_memnode_new_cmm_mp() - a node on device @device of the CMM-MP pool
  * behind @path (NULL: "/dev/cmm_mp"): shares segment @segment of that
- * device (MDK_MEMNODE_CMM_MP_LAST: its last one; a segment already shared
+ * device (MDK_MEMNODE_CMM_MP_LAST: its last one, MDK_MEMNODE_CMM_MP_FIRST:
+ * its first one; a segment already shared
  * by another process or host is attached as it is, an offline one is
  * zeroed by the module first) and maps its first @bytes (0: all of it).
  * The node's round-trip time starts as the device's emulated latency from
@@ -81,6 +82,7 @@ struct mdk_memnode *mdk_memnode_new_fd(int fd, off_t offset, uint64_t size,
  * libmdk was built without the cmm_mp ABI header.
  */
 #define MDK_MEMNODE_CMM_MP_LAST 0xffffffffU
+#define MDK_MEMNODE_CMM_MP_FIRST 0xfffffffeU
 struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
 					   unsigned int device,
 					   unsigned int segment, uint64_t bytes,
