@@ -1080,6 +1080,7 @@ static struct {
 	FILE *f;
 	pthread_mutex_t lock;
 	struct mdk_memnode *clock;
+	volatile int clock_failed; /* a ticket could not be taken */
 } hist = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Client ids a logged store has room for: every run of every host. */
@@ -1093,8 +1094,11 @@ static uint64_t stress_now(void)
 	if (!hist.clock)
 		return mdk_lin_now_ns();
 	for (;;) {
-		if (mdk_memnode_cas(hist.clock, 0, v, v + 1, &old))
+		if (mdk_memnode_cas(hist.clock, 0, v, v + 1, &old)) {
+			/* No ticket: the log's order is lost; the run fails. */
+			hist.clock_failed = 1;
 			return 0;
+		}
 		if (old == v)
 			return v + 1;
 		v = old;
@@ -1578,6 +1582,11 @@ static int stress_run(struct mdk_swarm *s, const struct opts *o,
 		return 1;
 	}
 	ret = final_reads(s, o, all, &n);
+	if (hist.clock_failed) {
+		fprintf(stderr,
+			"mdkctl swarm: --shared-clock: its node failed: the log has no order\n");
+		ret = 1;
+	}
 	if (!ret && hist.f) {
 		/* The history is the hosts' logs: mdkctl swarm check. */
 		printf("%s: %zu operations logged to %s\n",
