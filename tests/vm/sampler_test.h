@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cgroup_util.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 
 #define PAGE 4096UL
 #define HPAGE (2UL << 20)
@@ -114,7 +114,7 @@ static inline int worker_stop(struct worker *w)
 }
 
 /* The delivered ids in [a, b). */
-static inline size_t ids_range(const struct mdkd_sampler_window *w, uint64_t a,
+static inline size_t ids_range(const struct mdk_sampler_window *w, uint64_t a,
 			       uint64_t b, const uint64_t **first)
 {
 	size_t l = 0, r = w->nr_pages, m, start;
@@ -140,19 +140,20 @@ static inline size_t ids_range(const struct mdkd_sampler_window *w, uint64_t a,
 }
 
 /* The delivered ids of process @proc inside [lo, hi). */
-static inline size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc,
+static inline size_t ids_in(const struct mdk_sampler_window *w, uint32_t proc,
 			    uint64_t lo, uint64_t hi, const uint64_t **first)
 {
-	return ids_range(w, mdkd_page_id(proc, lo), mdkd_page_id(proc, hi),
-			 first);
+	return ids_range(w, mdk_sampler_page_id(proc, lo),
+			 mdk_sampler_page_id(proc, hi), first);
 }
 
 /* All delivered ids of process @proc. */
-static inline size_t ids_of(const struct mdkd_sampler_window *w, uint32_t proc,
+static inline size_t ids_of(const struct mdk_sampler_window *w, uint32_t proc,
 			    const uint64_t **first)
 {
-	return ids_range(w, (uint64_t)proc << MDKD_PAGE_VPN_BITS,
-			 (uint64_t)(proc + 1) << MDKD_PAGE_VPN_BITS, first);
+	return ids_range(w, (uint64_t)proc << MDK_SAMPLER_PAGE_VPN_BITS,
+			 (uint64_t)(proc + 1) << MDK_SAMPLER_PAGE_VPN_BITS,
+			 first);
 }
 
 /* Score sorted @got against sorted @want: true and false positives,
@@ -194,7 +195,7 @@ static inline double recall(struct score s)
 }
 
 /* Is the window's set sorted and free of duplicates? */
-static inline int window_sorted(const struct mdkd_sampler_window *w)
+static inline int window_sorted(const struct mdk_sampler_window *w)
 {
 	size_t i;
 

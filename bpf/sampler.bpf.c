@@ -10,7 +10,7 @@
  * bitmap) in the mmapable array map "recs"; each huge mapping with its
  * Accessed bit set becomes one range record.  Userspace turns the records
  * into page ids and then writes /proc/PID/clear_refs to reset the bits for
- * the next window (sampler/ids.c, sampler/procs.c;
+ * the next window (bpf/ids.c, bpf/procs.c;
  * Documentation/sampler.rst).
  *
  * When recs fills up, the walk stops, leaves the address to go on from in

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loader of sampler/sampler.bpf.c: opens the skeleton for a target,
+ * The loader of bpf/sampler.bpf.c: opens the skeleton for a target,
  * picks the fault counters' hooks for the running kernel, loads and
  * attaches it and maps its record and tier maps; and the windows around
- * it: mdkd_sampler_start() and _next() read the promotion counters and
+ * it: mdk_sampler_start() and _next() read the promotion counters and
  * have every process walked (procs.c), its records turned into page ids
- * (ids.c).  sampler/sampler_int.h lists the other pieces;
- * Documentation/sampler.rst explains the design; sampler/loader.h the API.
+ * (ids.c).  bpf/sampler_int.h lists the other pieces;
+ * Documentation/sampler.rst explains the design; bpf/loader.h the API.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +23,7 @@
 
 #define DEFAULT_MAX_RECS 16384
 
-int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
+int mdk_sampler_start(struct mdk_sampler *s, char *msg, size_t len)
 {
 	int err;
 
@@ -45,8 +45,8 @@ int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
 	return 0;
 }
 
-int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
-		      char *msg, size_t len)
+int mdk_sampler_next(struct mdk_sampler *s, struct mdk_sampler_window *w,
+		     char *msg, size_t len)
 {
 	uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), now;
 	struct sampler_counts c;
@@ -58,7 +58,7 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 	}
 	now = clock_ns(CLOCK_BOOTTIME);
 	memset(&s->cur, 0, sizeof(s->cur));
-	/* Window 0 keeps what start() met (MDKD_SAMPLER_MET_RESIDENT). */
+	/* Window 0 keeps what start() met (MDK_SAMPLER_MET_RESIDENT). */
 	if (s->window)
 		sampler__ids_reset(s);
 	/* The counters first: the before_reset hook sees them. */
@@ -106,10 +106,10 @@ static bool kernel_has_func(const struct btf *btf, const char *name)
 }
 
 /* Pick the fault counters' hooks for this kernel (core_fixes.bpf.h). */
-static void choose_hooks(struct mdkd_sampler *s, const struct btf *btf)
+static void choose_hooks(struct mdk_sampler *s, const struct btf *btf)
 {
 	struct sampler_bpf *k = s->skel;
-	bool counters = !(s->flags & MDKD_SAMPLER_NO_COUNTERS);
+	bool counters = !(s->flags & MDK_SAMPLER_NO_COUNTERS);
 	bool nr = kernel_has_func(btf, "swap_free_nr");
 	bool folio = kernel_has_func(btf, "migrate_misplaced_folio");
 	bool promo = counters && s->tier_node >= 0;
@@ -149,12 +149,12 @@ static void *map_mmap(struct bpf_map *map, size_t *bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-struct mdkd_sampler *mdkd_sampler_new(const struct mdkd_sampler_opts *opts,
-				      char *msg, size_t len)
+struct mdk_sampler *mdk_sampler_new(const struct mdk_sampler_opts *opts,
+				    char *msg, size_t len)
 {
 	uint32_t level = 0;
 	uint64_t block_bytes = 0;
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 	struct stat st;
 	size_t i;
 	int err;
@@ -199,7 +199,7 @@ struct mdkd_sampler *mdkd_sampler_new(const struct mdkd_sampler_opts *opts,
 		}
 	} else {
 		for (i = 0; i < opts->nr_pids; i++) {
-			err = mdkd_sampler_add_pid(s, opts->pids[i]);
+			err = mdk_sampler_add_pid(s, opts->pids[i]);
 			if (err) {
 				set_msg(msg, len, "process %d: %s",
 					opts->pids[i], strerror(-err));
@@ -276,7 +276,7 @@ err_free:
 	return NULL;
 }
 
-void mdkd_sampler_free(struct mdkd_sampler *s)
+void mdk_sampler_free(struct mdk_sampler *s)
 {
 	uint32_t i;
 
