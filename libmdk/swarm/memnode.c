@@ -241,8 +241,8 @@ static void sigbus_install(void)
  * ascending address order: a reader that sees a client's later store also
  * sees its earlier ones (the protocols store prev before slot, and read
  * slot before prev).  A store followed by a load needs a full fence in
- * between, which mdk_memnode_fence() provides (round.c issues it between
- * the accesses of a batch, and a CAS is one).
+ * between: round.c's exec_op() issues one before a load that follows a
+ * store in a batch, and a CAS is one.
  */
 static void copy_in(uint64_t *dst, const uint64_t *src, size_t words)
 {

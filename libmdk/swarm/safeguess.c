@@ -56,38 +56,6 @@
 #define SG_SLOW_KEPT MDK_SWARM_SLOW_KEPT
 #define SG_SLOW_RETRY MDK_SWARM_SLOW_RETRY
 
-static int read_view(struct mdk_swarm_client *c, struct sw_kent *ke)
-{
-	int ret;
-
-	sw_round_begin(c);
-	sw_add_bg(c);
-	sw_add_read_meta(c, ke);
-	ret = sw_round(c);
-	if (ret < 0)
-		return ret;
-	sw_bg_done(c);
-	sw_view_build(c, ke, c->view);
-	if (sw_popcount(c->view->answered) < c->s->quorum &&
-	    c->view->undecided) {
-		/* The key's buckets wrap around the index: look it up. */
-		ret = sw_locate(c, ke, false);
-		if (ret)
-			return ret;
-		sw_round_begin(c);
-		sw_add_read_meta(c, ke);
-		ret = sw_round(c);
-		if (ret < 0)
-			return ret;
-		sw_view_build(c, ke, c->view);
-	}
-	if (sw_popcount(c->view->answered) < c->s->quorum) {
-		c->dead = true; /* no majority: the store is gone */
-		return -EIO;
-	}
-	return 0;
-}
-
 static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 		  size_t *vlen)
 {
@@ -98,7 +66,7 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 	uint64_t seen_id = 0;
 	int ret;
 
-	ret = read_view(c, ke);
+	ret = sw_read_quorum(c, ke, true);
 	if (ret)
 		return ret;
 	view_round = c->last.rtts;
@@ -199,7 +167,7 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 		return vret;
 reread:
 		ndrop = 0;
-		ret = read_view(c, ke);
+		ret = sw_read_quorum(c, ke, true);
 		if (ret)
 			return ret;
 		view_round = c->last.rtts;
