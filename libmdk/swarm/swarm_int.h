@@ -302,5 +302,7 @@ void sw_keybytes_done(struct mdk_swarm_client *c, struct sw_kent *ke);
 void sw_add_bg(struct mdk_swarm_client *c);
 void sw_bg_done(struct mdk_swarm_client *c);
 void sw_post_bg(struct mdk_swarm_client *c);
+int sw_ts_above(struct mdk_swarm_client *c, const struct sw_view *v,
+		uint64_t *ts);
 
 #endif /* MDK_SWARM_INT_H */
