@@ -33,6 +33,12 @@ TRACE_EVENT(discovery,
 		      __entry->device, __entry->nha)
 );
 
+#define show_seg_state(state)                                      \
+	__print_symbolic(state, { CMM_MP_SEG_OFFLINE, "offline" }, \
+			 { CMM_MP_SEG_ADDED, "added" },            \
+			 { CMM_MP_SEG_ONLINE, "online" },          \
+			 { CMM_MP_SEG_SHARED, "shared" })
+
 /* A segment changed state (enum cmm_mp_seg_state). */
 TRACE_EVENT(segment_state,
 	    TP_PROTO(u32 segment, u32 device, int old_state, int new_state),
@@ -47,16 +53,8 @@ TRACE_EVENT(segment_state,
 			   __entry->new_state = new_state;),
 	    TP_printk("segment=%u device=%u %s -> %s", __entry->segment,
 		      __entry->device,
-		      __print_symbolic(__entry->old_state,
-				       { CMM_MP_SEG_OFFLINE, "offline" },
-				       { CMM_MP_SEG_ADDED, "added" },
-				       { CMM_MP_SEG_ONLINE, "online" },
-				       { CMM_MP_SEG_SHARED, "shared" }),
-		      __print_symbolic(__entry->new_state,
-				       { CMM_MP_SEG_OFFLINE, "offline" },
-				       { CMM_MP_SEG_ADDED, "added" },
-				       { CMM_MP_SEG_ONLINE, "online" },
-				       { CMM_MP_SEG_SHARED, "shared" }))
+		      show_seg_state(__entry->old_state),
+		      show_seg_state(__entry->new_state))
 );
 
 /* One PAMT lookup. */
