@@ -14,7 +14,7 @@ trap kmod_cleanup EXIT
 node=$MDK_POOL_NODE
 
 kmod_load || ksft_skip "insmod failed"
-ktap_plan 10
+ktap_plan 9
 "$MDKCTL" pool online 0 1 >/dev/null
 ktap_ok "segments 0 and 1 online" eval '[ "$(seg_state 0)$(seg_state 1)" = onlineonline ]'
 
