@@ -16,7 +16,18 @@ UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 EXTRA_CFLAGS_tests/unit/ := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null) \
 	$(SYS_CFLAGS) -Itests/unit
 
-$(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(MDK_LIBS_SAN_A)
+# The helpers the unit tests share (tests/unit/NAME.c with its NAME.h:
+# traces, brute forces, checks, a fake cgroup tree) are built once into
+# one archive that each unit test links.
+UNIT_HELPER_SRCS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
+UNIT_HELPERS_A := $(B)/san/tests/unit/libunit.a
+
+$(UNIT_HELPERS_A): $(UNIT_HELPER_SRCS:%.c=$(B)/san/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(UNIT_HELPERS_A) $(MDK_LIBS_SAN_A)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(SYS_LIBS) $(LIBMDK_LIBS)
@@ -96,6 +107,8 @@ experiment: all
 BENCH_SRCS := $(wildcard tests/bench/bench_*.c)
 BENCHES := $(BENCH_SRCS:tests/bench/%.c=$(B)/tests/bench/%)
 EXTRA_CFLAGS_tests/bench/ := $(SYS_CFLAGS) -O3
+# bench_mdkd runs the daemon on the unit tests' fake cgroup tree.
+$(B)/tests/bench/bench_mdkd: $(B)/tests/unit/fakecg.o
 
 $(B)/tests/bench/%: $(B)/tests/bench/%.o $(MDK_LIBS_A)
 	$(call msg,LD,$@)
