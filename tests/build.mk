@@ -6,7 +6,10 @@
 # swarm, libmdk), run by
 # tests/unit/run.  VM tests: tests/vm/NAME.sh, or tests/vm/NAME.c built to
 # $(B)/tests/vm/NAME; a test with a tests/vm/NAME.bpf.c is built once per
-# kernel, against that kernel's vmlinux.h, to $(B)/tests/vm/KVER/NAME.
+# kernel, against that kernel's vmlinux.h, to $(B)/tests/vm/KVER/NAME.  The
+# VM bench's own parts (what the guest runs, the tests' shell libraries and
+# C headers, helper programs built to $(B)/tests/vm/lib/NAME) are in
+# tests/vm/lib/; tests/vm/run boots it.
 
 KSELFTEST_DIR ?= /usr/src/linux-source-6.1/tools/testing/selftests
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
@@ -42,11 +45,13 @@ $(B)/tests/unit/test_cmm_mp_owner: $(B)/san/kmod/cmm_mp_owner.o
 EXTRA_CFLAGS_tests/unit/ += -Ikmod
 
 VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))
-VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c))
+VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c)) \
+	$(wildcard tests/vm/lib/*.c)
 VM_TESTS := $(VM_C_SRCS:tests/vm/%.c=$(B)/tests/vm/%) \
 	$(foreach k,$(KVERS),$(VM_BPF_TESTS:tests/vm/%=$(B)/tests/vm/$(k)/%))
 EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm \
 	$(shell $(PKG_CONFIG) --cflags libbpf numa 2>/dev/null)
+EXTRA_CFLAGS_tests/vm/lib/ := $(EXTRA_CFLAGS_tests/vm/)
 VM_LIBS := $(shell $(PKG_CONFIG) --libs libbpf numa 2>/dev/null) -lelf -lz -lpthread
 
 # Plain C tests may use any library of the tree, e.g. the sampler's
@@ -91,7 +96,7 @@ vmshell: all
 # tour what mdk does.
 .PHONY: demo
 demo: all
-	tests/vm/run $(if $(KVER),-k $(KVER)) --run tests/vm/demo-guest.sh
+	tests/vm/run $(if $(KVER),-k $(KVER)) --run tests/vm/lib/demo-guest.sh
 
 # make experiment: the end-to-end experiment (Documentation/experiment.rst):
 # redis in the VM under each reclaimer; results in build/experiment/,

@@ -3,11 +3,11 @@
 # Description: the test bench's own logic: tests/tap-count counts nested
 # kselftest TAP as documented and fails a program or a run whose results
 # do not match its plan, ktap_finish fails a test that ran other than its
-# plan, and tests/vm/verdict fails a run whose kernel log holds a BUG,
+# plan, and tests/vm/lib/verdict fails a run whose kernel log holds a BUG,
 # WARNING, Oops or Call Trace, or whose guest never finished.  Every case
 # is reported whatever the ones before it did.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/vm/lib.sh"
+. "$top/tests/vm/lib/lib.sh"
 ktap_plan 14
 
 count() {
@@ -71,20 +71,20 @@ ktap_ok "tap-count counts a skipped run as one skip (got $got)" test "$got" = "0
 # ktap_finish in a test of its own: plan 3, two cases run.
 short_test() {
 	bash -c '. "$1"; ktap_plan 3; ktap_pass a; ktap_pass b; ktap_finish' _ \
-		"$top/tests/vm/lib.sh"
+		"$top/tests/vm/lib/lib.sh"
 }
 out=$(short_test)
 ret=$?
 ktap_ok "ktap_finish exits 1 when the cases run are not the plan (exit $ret)" \
 	eval '[ $ret -eq 1 ] && [[ $out == *"# Planned tests != run tests (3 != 2)"* ]]'
 out=$(bash -c '. "$1"; ktap_plan 2; ktap_pass a; ktap_skip b; ktap_finish' _ \
-	"$top/tests/vm/lib.sh")
+	"$top/tests/vm/lib/lib.sh")
 ktap_ok "ktap_finish exits 0 when they are (exit $?)" test $? -eq 0
 
 fake=$(mktemp -d)
 trap 'rm -rf "$fake"' EXIT
 verdict() {
-	"$top/tests/vm/verdict" "$fake" testkernel 1 >"$fake/out" 2>&1
+	"$top/tests/vm/lib/verdict" "$fake" testkernel 1 >"$fake/out" 2>&1
 }
 echo 0 >"$fake/status"
 printf 'TAP version 13\n1..1\nok 1 selftests: mdk: t\n' >"$fake/tap.txt"
@@ -118,7 +118,7 @@ if verdict; then ktap_fail "verdict fails a run with a test short of its plan"; 
 # A host killed in its second test, as the test asked.
 printf 'TAP version 13\n1..2\n# selftests: mdk: a\nok 1 selftests: mdk: a\n# selftests: mdk: b\n# 1..1\n# ok 1 x\n' >"$fake/tap.txt"
 echo 0 >"$fake/killed"
-"$top/tests/vm/verdict" "$fake" testkernel 1 killed >"$fake/out" 2>&1
+"$top/tests/vm/lib/verdict" "$fake" testkernel 1 killed >"$fake/out" 2>&1
 ret=$?
 ktap_ok "verdict of a killed host closes the test it ran and counts its cases (exit $ret)" \
 	eval '[ $ret -eq 0 ] && grep -q "^ok 2 selftests: mdk: b # killed as it asked$" "$fake/tap.txt" &&

@@ -7,7 +7,7 @@
 # offline -t fails, the segment stays online and its data intact.  (The
 # kernel logs "migrating pfn ... failed" and dumps the pinned pages while
 # it retries: expected here.)
-. "$(dirname "$0")/kmod_lib.sh"
+. "$(dirname "$0")/lib/kmod_lib.sh"
 kmod_require
 require_file "$KMOD_MEM"
 trap kmod_cleanup EXIT

@@ -84,7 +84,7 @@ ksft_skip() {
 	exit $KSFT_SKIP
 }
 
-MDK_TOP=${MDK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+MDK_TOP=${MDK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
 MDK_BUILD=${MDK_BUILD:-$MDK_TOP/build}
 KVER=$(uname -r)
 CMM_MP_KO=$MDK_BUILD/kmod/$KVER/cmm_mp.ko
