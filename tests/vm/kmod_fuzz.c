@@ -107,30 +107,14 @@ static int documented(unsigned long cmd, int err)
 	return 0;
 }
 
-int main(void)
+/* The fixed cases: each class of malformed ioctl gets its error. */
+static void check_malformed(int fd, const struct cmm_mp_info *ip)
 {
-	struct cmm_mp_info info = { 0 };
+	struct cmm_mp_info info = *ip;
 	unsigned char buf[512], big[512];
-	int counts[256] = { 0 }, fd, ret, ok, i, undocumented = 0, maps = 0;
 	struct cmm_mp_translate t;
 	struct cmm_mp_fault f;
-	uint32_t d;
-
-	ksft_print_header();
-	if (geteuid())
-		ksft_exit_skip("needs root\n");
-	if (!kmod_path())
-		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
-	if (!getenv("MDK_POOL_BASE"))
-		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
-	ret = kmod_load("");
-	if (ret)
-		ksft_exit_fail_msg("finit_module: %s\n", strerror(-ret));
-	fd = open(CMM_MP_DEVICE_PATH, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, CMM_MP_IOC_INFO, &info))
-		ksft_exit_fail_msg("%s: %s\n", CMM_MP_DEVICE_PATH,
-				   strerror(errno));
-	ksft_set_plan(12);
+	int ok, ret, i;
 
 	ok = xioctl(fd, cmd_of(_IOC_READ | _IOC_WRITE, 0x4a, 64), buf) ==
 		     -ENOTTY &&
@@ -198,6 +182,16 @@ int main(void)
 				       .flags = CMM_MP_XLATE_NHA };
 	ok &= xioctl(fd, CMM_MP_IOC_TRANSLATE, &t) == -ERANGE;
 	ksft_test_result(ok, "addresses outside the pool: ERANGE\n");
+}
+
+/*
+ * STREAM random ioctls and mmaps; returns how many ioctls got an error
+ * their ioctl does not document.
+ */
+static int random_stream(int fd, const struct cmm_mp_info *info)
+{
+	int counts[256] = { 0 }, ret, i, undocumented = 0, maps = 0;
+	unsigned char buf[512];
 
 	for (i = 0; i < STREAM; i++) {
 		uint64_t r = rnd();
@@ -221,11 +215,11 @@ int main(void)
 			/* State changes only now and then: they are slow. */
 			*(uint32_t *)buf =
 				rnd() % 8 ? 1000 + rnd() % 1000 :
-					    rnd() % (info.nr_segments + 1);
+					    rnd() % (info->nr_segments + 1);
 			if (nr == 0x43) {
 				*(uint64_t *)buf =
-					info.hdm_base +
-					rnd() % (2 * info.pool_bytes);
+					info->hdm_base +
+					rnd() % (2 * info->pool_bytes);
 				*(uint32_t *)(buf + 8) = rnd() % 3;
 			}
 			if (nr >= 0x47)
@@ -249,8 +243,8 @@ int main(void)
 		}
 		if (rnd() % 16 == 0) {
 			size_t len = (rnd() % 4 + 1) * 4096;
-			off_t off = (off_t)(rnd() % (info.nr_segments + 1)) *
-					    info.segment_bytes +
+			off_t off = (off_t)(rnd() % (info->nr_segments + 1)) *
+					    info->segment_bytes +
 				    (rnd() % 8) * 4096;
 			void *m = mmap(
 				NULL, len,
@@ -268,9 +262,16 @@ int main(void)
 		STREAM, (unsigned long long)SEED, counts[0], counts[ENOTTY],
 		counts[EINVAL], counts[E2BIG], counts[EFAULT], counts[ENOENT],
 		counts[ERANGE], counts[EBUSY], counts[EIO], maps);
-	ksft_test_result(
-		!undocumented,
-		"the random stream got only the errors documented for each ioctl\n");
+	return undocumented;
+}
+
+/* After the stream: the pool answers, recovers, offlines, shares. */
+static void check_after(int fd)
+{
+	struct cmm_mp_info info;
+	struct cmm_mp_fault f;
+	int ok;
+	uint32_t d;
 
 	memset(&info, 0, sizeof(info));
 	ok = !xioctl(fd, CMM_MP_IOC_INFO, &info) &&
@@ -300,6 +301,35 @@ int main(void)
 		ok &= !xioctl(fd, CMM_MP_IOC_SEG_OFFLINE, &sg);
 	}
 	ksft_test_result(ok, "and a segment can still be shared and mapped\n");
+}
+
+int main(void)
+{
+	struct cmm_mp_info info = { 0 };
+	int fd, ret;
+
+	ksft_print_header();
+	if (geteuid())
+		ksft_exit_skip("needs root\n");
+	if (!kmod_path())
+		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
+	if (!getenv("MDK_POOL_BASE"))
+		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
+	ret = kmod_load("");
+	if (ret)
+		ksft_exit_fail_msg("finit_module: %s\n", strerror(-ret));
+	fd = open(CMM_MP_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, CMM_MP_IOC_INFO, &info))
+		ksft_exit_fail_msg("%s: %s\n", CMM_MP_DEVICE_PATH,
+				   strerror(errno));
+	ksft_set_plan(12);
+
+	check_malformed(fd, &info);
+	ksft_test_result(
+		!random_stream(fd, &info),
+		"the random stream got only the errors documented for each ioctl\n");
+
+	check_after(fd);
 	close(fd);
 	ret = kmod_unload();
 	ksft_test_result(!ret, "unloaded\n");
