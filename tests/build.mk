@@ -7,8 +7,8 @@
 # tests/unit/run.  VM tests: tests/vm/NAME.sh, or tests/vm/NAME.c built to
 # $(B)/tests/vm/NAME; a test with a tests/vm/NAME.bpf.c is built once per
 # kernel, against that kernel's vmlinux.h, to $(B)/tests/vm/KVER/NAME.  The
-# VM bench's own parts (what the guest runs, the tests' shell libraries and
-# C headers, helper programs built to $(B)/tests/vm/lib/NAME) are in
+# VM bench's own parts (what the guest runs, the tests' shell libraries
+# and C helpers, helper programs built to $(B)/tests/vm/lib/NAME) are in
 # tests/vm/lib/; tests/vm/run boots it.
 
 KSELFTEST_DIR ?= /usr/src/linux-source-6.1/tools/testing/selftests
@@ -45,8 +45,12 @@ $(B)/tests/unit/test_cmm_mp_owner: $(B)/san/kmod/cmm_mp_owner.o
 EXTRA_CFLAGS_tests/unit/ += -Ikmod
 
 VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))
+# tests/vm/lib/NAME.c with a NAME.h are helpers the C tests link (one
+# archive); the other tests/vm/lib/*.c are helper programs.
+VM_LIB_SRCS := $(patsubst %.h,%.c,$(wildcard tests/vm/lib/*.h))
+VM_LIB_A := $(B)/tests/vm/lib/libvmtest.a
 VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c)) \
-	$(wildcard tests/vm/lib/*.c)
+	$(filter-out $(VM_LIB_SRCS),$(wildcard tests/vm/lib/*.c))
 VM_TESTS := $(VM_C_SRCS:tests/vm/%.c=$(B)/tests/vm/%) \
 	$(foreach k,$(KVERS),$(VM_BPF_TESTS:tests/vm/%=$(B)/tests/vm/$(k)/%))
 EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm \
@@ -54,9 +58,14 @@ EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm \
 EXTRA_CFLAGS_tests/vm/lib/ := $(EXTRA_CFLAGS_tests/vm/)
 VM_LIBS := $(shell $(PKG_CONFIG) --libs libbpf numa 2>/dev/null) -lelf -lz -lpthread
 
+$(VM_LIB_A): $(VM_LIB_SRCS:%.c=$(B)/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
 # Plain C tests may use any library of the tree, e.g. the sampler's
 # loader.
-$(B)/tests/vm/%: $(B)/tests/vm/%.o $(MDK_LIBS_A)
+$(B)/tests/vm/%: $(B)/tests/vm/%.o $(VM_LIB_A) $(MDK_LIBS_A)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYS_LIBS) $(VM_LIBS) $(LIBMDK_LIBS)
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the sampler VM tests (tests/vm/sampler_*.c): a scratch cgroup
- * (cgroup_util.h), a worker process driven over a pair of pipes one message at a time, and
- * the comparison of a delivered window with the truth.
+ * (cgroup_util.h), a worker process driven over a pair of pipes one
+ * message at a time, and the comparison of a delivered window with the
+ * truth.
+ * Defined in sampler_test.c.
  */
 #ifndef MDK_TESTS_SAMPLER_TEST_H
 #define MDK_TESTS_SAMPLER_TEST_H
@@ -37,123 +39,35 @@ struct worker {
 	int rsp; /* worker -> test */
 };
 
-static inline int send_msg(int fd, const struct wmsg *m)
-{
-	return write(fd, m, sizeof(*m)) == sizeof(*m) ? 0 : -EPIPE;
-}
+int send_msg(int fd, const struct wmsg *m);
 
-static inline int recv_msg(int fd, struct wmsg *m)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < sizeof(*m)) {
-		n = read(fd, (char *)m + got, sizeof(*m) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -EPIPE;
-		got += n;
-	}
-	return 0;
-}
+int recv_msg(int fd, struct wmsg *m);
 
 /*
  * Fork a worker running @fn(cmd_fd, rsp_fd, @arg); it joins cgroup @cg
  * first when @cg is not NULL.  Returns 0 once it sent its first message
  * (into @hello).
  */
-static inline int worker_start(struct worker *w, const char *cg,
-			       int (*fn)(int cmd, int rsp, void *arg),
-			       void *arg, struct wmsg *hello)
-{
-	int a[2], b[2];
+int worker_start(struct worker *w, const char *cg,
+		 int (*fn)(int cmd, int rsp, void *arg), void *arg,
+		 struct wmsg *hello);
 
-	if (pipe(a) || pipe(b))
-		return -errno;
-	w->pid = fork();
-	if (w->pid < 0)
-		return -errno;
-	if (!w->pid) {
-		close(a[1]);
-		close(b[0]);
-		if (cg && cg_add(cg, getpid()))
-			_exit(3);
-		_exit(fn(a[0], b[1], arg));
-	}
-	close(a[0]);
-	close(b[1]);
-	w->cmd = a[1];
-	w->rsp = b[0];
-	return recv_msg(w->rsp, hello);
-}
-
-static inline int worker_call(struct worker *w, const struct wmsg *req,
-			      struct wmsg *rsp)
-{
-	int err = send_msg(w->cmd, req);
-
-	return err ? err : recv_msg(w->rsp, rsp);
-}
+int worker_call(struct worker *w, const struct wmsg *req, struct wmsg *rsp);
 
 /* Tell the worker to exit (op 0) and reap it; returns its exit status. */
-static inline int worker_stop(struct worker *w)
-{
-	struct wmsg m = { 0 };
-	int status = 0;
-
-	if (w->pid <= 0)
-		return 0;
-	send_msg(w->cmd, &m);
-	close(w->cmd);
-	close(w->rsp);
-	if (waitpid(w->pid, &status, 0) < 0)
-		status = -1;
-	w->pid = 0;
-	return status;
-}
+int worker_stop(struct worker *w);
 
 /* The delivered ids in [a, b). */
-static inline size_t ids_range(const struct mdkd_sampler_window *w, uint64_t a,
-			       uint64_t b, const uint64_t **first)
-{
-	size_t l = 0, r = w->nr_pages, m, start;
-
-	while (l < r) {
-		m = (l + r) / 2;
-		if (w->pages[m] < a)
-			l = m + 1;
-		else
-			r = m;
-	}
-	start = l;
-	r = w->nr_pages;
-	while (l < r) {
-		m = (l + r) / 2;
-		if (w->pages[m] < b)
-			l = m + 1;
-		else
-			r = m;
-	}
-	*first = w->pages + start;
-	return l - start;
-}
+size_t ids_range(const struct mdkd_sampler_window *w, uint64_t a, uint64_t b,
+		 const uint64_t **first);
 
 /* The delivered ids of process @proc inside [lo, hi). */
-static inline size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc,
-			    uint64_t lo, uint64_t hi, const uint64_t **first)
-{
-	return ids_range(w, mdkd_page_id(proc, lo), mdkd_page_id(proc, hi),
-			 first);
-}
+size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc, uint64_t lo,
+	      uint64_t hi, const uint64_t **first);
 
 /* All delivered ids of process @proc. */
-static inline size_t ids_of(const struct mdkd_sampler_window *w, uint32_t proc,
-			    const uint64_t **first)
-{
-	return ids_range(w, (uint64_t)proc << MDKD_PAGE_VPN_BITS,
-			 (uint64_t)(proc + 1) << MDKD_PAGE_VPN_BITS, first);
-}
+size_t ids_of(const struct mdkd_sampler_window *w, uint32_t proc,
+	      const uint64_t **first);
 
 /* Score sorted @got against sorted @want: true and false positives,
  * false negatives. */
@@ -161,47 +75,14 @@ struct score {
 	size_t tp, fp, fn;
 };
 
-static inline struct score score_sets(const uint64_t *got, size_t ng,
-				      const uint64_t *want, size_t nw)
-{
-	struct score s = { 0 };
-	size_t i = 0, j = 0;
+struct score score_sets(const uint64_t *got, size_t ng, const uint64_t *want,
+			size_t nw);
 
-	while (i < ng || j < nw) {
-		if (j == nw || (i < ng && got[i] < want[j])) {
-			s.fp++;
-			i++;
-		} else if (i == ng || want[j] < got[i]) {
-			s.fn++;
-			j++;
-		} else {
-			s.tp++;
-			i++;
-			j++;
-		}
-	}
-	return s;
-}
+double precision(struct score s);
 
-static inline double precision(struct score s)
-{
-	return s.tp + s.fp ? (double)s.tp / (s.tp + s.fp) : 1.0;
-}
-
-static inline double recall(struct score s)
-{
-	return s.tp + s.fn ? (double)s.tp / (s.tp + s.fn) : 1.0;
-}
+double recall(struct score s);
 
 /* Is the window's set sorted and free of duplicates? */
-static inline int window_sorted(const struct mdkd_sampler_window *w)
-{
-	size_t i;
-
-	for (i = 1; i < w->nr_pages; i++)
-		if (w->pages[i] <= w->pages[i - 1])
-			return 0;
-	return 1;
-}
+int window_sorted(const struct mdkd_sampler_window *w);
 
 #endif /* MDK_TESTS_SAMPLER_TEST_H */
