@@ -50,7 +50,7 @@ WARNINGS += -Werror
 endif
 CFLAGS ?= -O2 -g
 MDK_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DMDK_VERSION='"$(MDK_VERSION)"' \
-	-I. -Ilibmdk/include -Iswarm/include $(CFLAGS)
+	-I. -Ilibmdk/include $(CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
@@ -119,10 +119,10 @@ SYS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SYS_PKGS) 2>/dev/null) \
 	-Wno-format-truncation -Wno-unknown-warning-option
 SYS_LIBS := $(shell $(PKG_CONFIG) --libs $(SYS_PKGS) 2>/dev/null) -lelf -lz -lm -lpthread
 
-# Lower layers first: each may use those above it only.
+# Lower layers first: each may use only those included before it.
 include libmdk/build.mk
-include swarm/build.mk
-include sampler/build.mk
+include libmdk/swarm/build.mk
+include bpf/build.mk
 include daemon/build.mk
 include cli/build.mk
 include kmod/build.mk
@@ -155,10 +155,10 @@ install-core: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(MDK_VERSION)|' \
 		libmdk/mdk.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/mdk.pc
-	install -m 0644 libmdk/include/mdk/*.h swarm/include/mdk/*.h $(DESTDIR)$(INCLUDEDIR)/mdk/
+	install -m 0644 libmdk/include/mdk/*.h $(DESTDIR)$(INCLUDEDIR)/mdk/
 	install -m 0755 $(MDKCTL) $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(MDKD) $(DESTDIR)$(SBINDIR)/
-	for p in $(wildcard man/*.[358]); do \
+	for p in $(wildcard Documentation/man/*.[358]); do \
 		s=$${p##*.}; install -m 0644 $$p $(DESTDIR)$(MANDIR)/man$$s/; done
 
 .PHONY: clean

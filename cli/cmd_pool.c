@@ -28,7 +28,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "../kmod/uapi/cmm_mp.h"
+#include "kmod/uapi/cmm_mp.h"
 #include "daemon/jsonout.h"
 #include "mdkctl.h"
 #include "parse.h"

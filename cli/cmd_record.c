@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdkctl record: run the page Accessed-bit sampler (sampler/loader.h) on a
+ * mdkctl record: run the page Accessed-bit sampler (bpf/loader.h) on a
  * cgroup or a set of processes and write what it sees, window by window,
  * as a libmdk access-bit trace (.mdkt, Documentation/trace-format.rst)
  * that mdkctl mpc, simulate and trace read.  See mdkctl(8) and
@@ -140,7 +140,7 @@ static void default_desc(const struct env *env, char *buf, size_t len)
 		 "| virtual address >> 12, process numbers in order of first "
 		 "sight (mdkctl record --procs)",
 		 env->cli.cgroup[0] ? env->cli.cgroup : env->cli.target,
-		 u.nodename, u.release, MDKD_PAGE_VPN_BITS);
+		 u.nodename, u.release, MDK_SAMPLER_PAGE_VPN_BITS);
 }
 
 int cmd_record(int argc, char **argv)
@@ -148,7 +148,7 @@ int cmd_record(int argc, char **argv)
 	struct env env = { .cli = SAMPLER_CLI_INIT("mdkctl record", usage) };
 	struct mdk_trace_writer_opts topts = { .page_size = 4096 };
 	struct mdk_trace_writer *tw = NULL;
-	struct mdkd_sampler_window w;
+	struct mdk_sampler_window w;
 	uint64_t n, windows, records = 0;
 	char msg[512], desc[1024];
 	int err;
@@ -217,7 +217,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr,
 			"mdkctl record: %s: %" PRIu64 " windows, %" PRIu64
 			" page ids, %u processes\n",
-			env.out, n, records, mdkd_sampler_nr_procs(env.cli.s));
+			env.out, n, records, mdk_sampler_nr_procs(env.cli.s));
 	if (!err)
 		err = sampler_cli_write_procs(&env.cli);
 out:

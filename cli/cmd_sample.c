@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdkctl sample: run the page Accessed-bit sampler (sampler/loader.h) on a
+ * mdkctl sample: run the page Accessed-bit sampler (bpf/loader.h) on a
  * cgroup or a set of processes and print every window: its page count,
  * processes, promotions and STAR, or the page ids themselves as
  * "window,page" CSV rows.  See mdkctl(8) and Documentation/sampler.rst.
@@ -126,7 +126,7 @@ static void print_header(const struct env *env)
 }
 
 static void print_window(const struct env *env,
-			 const struct mdkd_sampler_window *w, uint64_t t0)
+			 const struct mdk_sampler_window *w, uint64_t t0)
 {
 	double star = w->nr_pages ? (double)w->tier_pages / w->nr_pages : 0;
 	double start = (w->start_ns - t0) / 1e9, end = (w->end_ns - t0) / 1e9;
@@ -205,7 +205,7 @@ static void print_window(const struct env *env,
 int cmd_sample(int argc, char **argv)
 {
 	struct env env = { .cli = SAMPLER_CLI_INIT("mdkctl sample", usage) };
-	struct mdkd_sampler_window w;
+	struct mdk_sampler_window w;
 	uint64_t n, t0;
 	int err;
 

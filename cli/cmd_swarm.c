@@ -33,10 +33,7 @@
 #include "mdkctl.h"
 #include "parse.h"
 
-#if __has_include("../kmod/uapi/cmm_mp.h")
-#include "../kmod/uapi/cmm_mp.h"
-#define HAVE_CMM_MP 1
-#endif
+#include "kmod/uapi/cmm_mp.h"
 
 #define MAX_SWEEP 8
 
@@ -1224,7 +1221,6 @@ static void *stress_client(void *arg)
 
 static int fail_node(const struct opts *o, struct cluster *cl, unsigned int i)
 {
-#ifdef HAVE_CMM_MP
 	if (o->cmm_mp) {
 		struct cmm_mp_fault f = { .device = i };
 		int fd = open(o->cmm_mp, O_RDWR | O_CLOEXEC), ret;
@@ -1235,7 +1231,6 @@ static int fail_node(const struct opts *o, struct cluster *cl, unsigned int i)
 		close(fd);
 		return ret;
 	}
-#endif
 	mdk_memnode_crash(cl->node[i]);
 	return 0;
 }

@@ -92,9 +92,9 @@ int sampler_cli_args(struct sampler_cli *c, int argc, char **argv)
 
 int sampler_cli_target(struct sampler_cli *c)
 {
-	switch (mdkd_sampler_parse_target(c->target, c->cgroup,
-					  sizeof(c->cgroup), &c->pids,
-					  &c->nr_pids)) {
+	switch (mdk_sampler_parse_target(c->target, c->cgroup,
+					 sizeof(c->cgroup), &c->pids,
+					 &c->nr_pids)) {
 	case 0:
 		return 0;
 	case -ENOENT:
@@ -112,18 +112,18 @@ int sampler_cli_target(struct sampler_cli *c)
 
 int sampler_cli_open(struct sampler_cli *c)
 {
-	struct mdkd_sampler_opts opts = {
+	struct mdk_sampler_opts opts = {
 		.cgroup = c->cgroup[0] ? c->cgroup : NULL,
 		.pids = c->pids,
 		.nr_pids = c->nr_pids,
 		.tier_node = c->tier_node,
-		.flags = c->no_flush ? MDKD_SAMPLER_NO_FLUSH : 0,
+		.flags = c->no_flush ? MDK_SAMPLER_NO_FLUSH : 0,
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	char msg[512];
 
 	libbpf_set_print(c->verbose ? libbpf_print : libbpf_quiet);
-	c->s = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	c->s = mdk_sampler_new(&opts, msg, sizeof(msg));
 	if (!c->s) {
 		fprintf(stderr, "%s: %s\n", c->cmd, msg);
 		return 1;
@@ -138,7 +138,7 @@ int sampler_cli_start(struct sampler_cli *c)
 {
 	char msg[512];
 
-	if (mdkd_sampler_start(c->s, msg, sizeof(msg))) {
+	if (mdk_sampler_start(c->s, msg, sizeof(msg))) {
 		fprintf(stderr, "%s: %s\n", c->cmd, msg);
 		return 1;
 	}
@@ -146,7 +146,7 @@ int sampler_cli_start(struct sampler_cli *c)
 }
 
 int sampler_cli_next(struct sampler_cli *c, uint64_t n,
-		     struct mdkd_sampler_window *w)
+		     struct mdk_sampler_window *w)
 {
 	struct timespec ts;
 	char msg[512];
@@ -165,7 +165,7 @@ int sampler_cli_next(struct sampler_cli *c, uint64_t n,
 	while (!exiting &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
 		;
-	if (mdkd_sampler_next(c->s, w, msg, sizeof(msg))) {
+	if (mdk_sampler_next(c->s, w, msg, sizeof(msg))) {
 		fprintf(stderr, "%s: window %" PRIu64 ": %s\n", c->cmd, n, msg);
 		return 1;
 	}
@@ -183,7 +183,7 @@ int sampler_cli_write_procs(const struct sampler_cli *c)
 
 	if (!c->procs_file)
 		return 0;
-	err = mdkd_sampler_write_procs(c->s, c->procs_file);
+	err = mdk_sampler_write_procs(c->s, c->procs_file);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s\n", c->cmd, c->procs_file,
 			strerror(-err));
@@ -194,7 +194,7 @@ int sampler_cli_write_procs(const struct sampler_cli *c)
 
 void sampler_cli_free(struct sampler_cli *c)
 {
-	mdkd_sampler_free(c->s);
+	mdk_sampler_free(c->s);
 	c->s = NULL;
 	free(c->pids);
 	c->pids = NULL;

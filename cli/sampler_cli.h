@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sampler (sampler/loader.h) run from the command line, as mdkctl
+ * The sampler (bpf/loader.h) run from the command line, as mdkctl
  * sample and mdkctl record both run it: the target and the options they
  * share, libbpf's messages, SIGINT and SIGTERM to stop, and windows that
  * end on a fixed grid.  Messages begin with the command's name.
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <sys/types.h>
 
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 
 struct sampler_cli {
 	const char *cmd; /* "mdkctl sample": what messages begin with */
@@ -31,7 +31,7 @@ struct sampler_cli {
 	bool no_flush;
 	bool verbose;
 	const char *procs_file;
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 	uint64_t next_ns; /* CLOCK_MONOTONIC end of the current window */
 };
 
@@ -93,7 +93,7 @@ int sampler_cli_start(struct sampler_cli *c);
  * first call.  Returns 0, or 1 after a message.
  */
 int sampler_cli_next(struct sampler_cli *c, uint64_t n,
-		     struct mdkd_sampler_window *w);
+		     struct mdk_sampler_window *w);
 
 /* sampler_cli_stopped() - whether SIGINT or SIGTERM came. */
 bool sampler_cli_stopped(void);

@@ -106,7 +106,7 @@ static int high_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
 	uint64_t cur = cg->sample.current_bytes, target;
 	int ret;
 
-	target = cur > bytes ? (cur - bytes) & ~(MDKD_PAGE_SIZE - 1) : 0;
+	target = cur > bytes ? (cur - bytes) & ~(MDK_SAMPLER_PAGE_SIZE - 1) : 0;
 	st->target_len = (size_t)snprintf(st->target, sizeof(st->target),
 					  "%llu\n", (unsigned long long)target);
 	ret = mdkd_journal_write(mdkd_cgroup_state_dir(cg), st->journal,

@@ -26,7 +26,7 @@
 #include "log.h"
 #include "manager.h"
 #include "pages.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 
 struct batch {
 	void **addr;
@@ -123,8 +123,9 @@ static void move_proc(const struct mdkd_page_sys *sys, struct batch *b,
 	for (i = 0; i < n; i += m) {
 		m = n - i < MDKD_MIGRATE_BATCH ? n - i : MDKD_MIGRATE_BATCH;
 		for (k = 0; k < m; k++)
-			b->addr[k] = (void *)(uintptr_t)mdkd_page_id_addr(
-				ids[i + k]);
+			b->addr[k] =
+				(void *)(uintptr_t)mdk_sampler_page_id_addr(
+					ids[i + k]);
 		err = move_batch(sys, b, pid, m, node, done, r, &left);
 		if (!err)
 			continue;
@@ -151,10 +152,11 @@ static int move_list(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 	size_t i, j;
 
 	for (i = 0; i < n; i = j) {
-		uint32_t proc = mdkd_page_id_proc(ids[i]);
+		uint32_t proc = mdk_sampler_page_id_proc(ids[i]);
 		pid_t pid;
 
-		for (j = i + 1; j < n && mdkd_page_id_proc(ids[j]) == proc; j++)
+		for (j = i + 1;
+		     j < n && mdk_sampler_page_id_proc(ids[j]) == proc; j++)
 			;
 		pid = p->pid_of(p->pid_arg, proc);
 		if (pid <= 0) {
@@ -209,7 +211,7 @@ static int migrate_attach(struct mdkd_cgroup *cg, void *state, char *err,
 static int migrate_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
 			 struct mdkd_pages *p)
 {
-	size_t budget = bytes / MDKD_PAGE_SIZE, n;
+	size_t budget = bytes / MDK_SAMPLER_PAGE_SIZE, n;
 	int ret;
 
 	if (!p || p->tier_node < 0) {
@@ -229,7 +231,7 @@ static int migrate_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
 			(unsigned long long)p->res.denied,
 			(unsigned long long)p->res.gone,
 			strerror(-p->res.first_error));
-	cg->act_bytes = p->res.out_done * MDKD_PAGE_SIZE;
+	cg->act_bytes = p->res.out_done * MDK_SAMPLER_PAGE_SIZE;
 	if (!ret && !p->res.out_done && !p->res.back_done &&
 	    p->res.first_error && p->res.first_error != -ESRCH)
 		ret = p->res.first_error;

@@ -24,7 +24,7 @@
 #include "log.h"
 #include "manager.h"
 #include "pages.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
@@ -47,7 +47,7 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 			size_t i, size_t j, struct iovec **iov, size_t *cap)
 {
 	struct mdkd_pages_result *r = &p->res;
-	pid_t pid = p->pid_of(p->pid_arg, mdkd_page_id_proc(p->out[i]));
+	pid_t pid = p->pid_of(p->pid_arg, mdk_sampler_page_id_proc(p->out[i]));
 	size_t niov = 0, k, m;
 	int fd;
 
@@ -57,12 +57,12 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 	}
 	/* Runs of contiguous pages, one iovec each. */
 	for (k = i; k < j; k++) {
-		uint64_t a = mdkd_page_id_addr(p->out[k]);
+		uint64_t a = mdk_sampler_page_id_addr(p->out[k]);
 
 		if (niov && (uint64_t)(uintptr_t)(*iov)[niov - 1].iov_base +
 					    (*iov)[niov - 1].iov_len ==
 				    a) {
-			(*iov)[niov - 1].iov_len += MDKD_PAGE_SIZE;
+			(*iov)[niov - 1].iov_len += MDK_SAMPLER_PAGE_SIZE;
 			continue;
 		}
 		if (niov == *cap) {
@@ -75,7 +75,7 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 			*cap = nc;
 		}
 		(*iov)[niov].iov_base = (void *)(uintptr_t)a;
-		(*iov)[niov].iov_len = MDKD_PAGE_SIZE;
+		(*iov)[niov].iov_len = MDK_SAMPLER_PAGE_SIZE;
 		niov++;
 	}
 	fd = sys->pidfd_open(pid);
@@ -98,7 +98,8 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 
 			/* The process is gone or closed to us: all of it. */
 			for (q = k; q < upto; q++)
-				pages += (*iov)[q].iov_len / MDKD_PAGE_SIZE;
+				pages += (*iov)[q].iov_len /
+					 MDK_SAMPLER_PAGE_SIZE;
 			count_err(r, err, pages);
 			k = upto;
 			continue;
@@ -106,15 +107,17 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 		/* Whole iovecs were advised; the one after them was refused. */
 		while (k < niov && (size_t)ret >= (*iov)[k].iov_len && m) {
 			ret -= (ssize_t)(*iov)[k].iov_len;
-			r->out_done += (*iov)[k].iov_len / MDKD_PAGE_SIZE;
+			r->out_done +=
+				(*iov)[k].iov_len / MDK_SAMPLER_PAGE_SIZE;
 			k++;
 			m--;
 		}
 		if (m) {
 			/* A partial range (not seen from the kernels we know)
 			 * counts as advised up to where it stopped. */
-			uint64_t pages = (*iov)[k].iov_len / MDKD_PAGE_SIZE,
-				 part = (uint64_t)ret / MDKD_PAGE_SIZE;
+			uint64_t pages = (*iov)[k].iov_len /
+					 MDK_SAMPLER_PAGE_SIZE,
+				 part = (uint64_t)ret / MDK_SAMPLER_PAGE_SIZE;
 
 			r->out_done += part;
 			count_err(r, EINVAL, pages - part);
@@ -135,10 +138,10 @@ int mdkd_pageout(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 	if (n > p->nout)
 		n = p->nout;
 	for (i = 0; i < n && !ret; i = j) {
-		uint32_t proc = mdkd_page_id_proc(p->out[i]);
+		uint32_t proc = mdk_sampler_page_id_proc(p->out[i]);
 
-		for (j = i + 1; j < n && mdkd_page_id_proc(p->out[j]) == proc;
-		     j++)
+		for (j = i + 1;
+		     j < n && mdk_sampler_page_id_proc(p->out[j]) == proc; j++)
 			;
 		ret = pageout_proc(sys, p, i, j, &iov, &cap);
 	}
@@ -160,7 +163,7 @@ uint64_t mdkd_swap_cache_drop(uint64_t *pending, uint64_t advised,
 	clean = swapcached > writeback ? swapcached - writeback : 0;
 	if (p > clean)
 		p = clean;
-	return p / MDKD_PAGE_SIZE * MDKD_PAGE_SIZE;
+	return p / MDK_SAMPLER_PAGE_SIZE * MDK_SAMPLER_PAGE_SIZE;
 }
 
 static int pageout_attach(struct mdkd_cgroup *cg, void *state, char *err,
@@ -185,7 +188,7 @@ static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
 		return 1;
 	}
 	memset(&p->res, 0, sizeof(p->res));
-	ret = mdkd_pageout(mdkd_page_sys, p, bytes / MDKD_PAGE_SIZE);
+	ret = mdkd_pageout(mdkd_page_sys, p, bytes / MDK_SAMPLER_PAGE_SIZE);
 	if (p->res.denied || p->res.failed)
 		log_debug(
 			"%s: pageout: %llu advised, %llu failed, %llu denied, %llu gone (%s)",
@@ -195,7 +198,7 @@ static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
 			(unsigned long long)p->res.gone,
 			strerror(-p->res.first_error));
 	/* What was advised is what counts as reclaimed. */
-	cg->act_bytes = p->res.out_done * MDKD_PAGE_SIZE;
+	cg->act_bytes = p->res.out_done * MDK_SAMPLER_PAGE_SIZE;
 	if (!ret && !p->res.out_done && p->res.first_error &&
 	    p->res.first_error != -ESRCH)
 		ret = p->res.first_error;

@@ -14,7 +14,7 @@
 
 #include "psi.h"
 
-#define MDKD_PAGE_SIZE 4096ULL
+#define MDK_SAMPLER_PAGE_SIZE 4096ULL
 #define MDKD_CGROUP_PATH_MAX 4096
 
 /* The files of a managed cgroup that mdkd reads every interval. */

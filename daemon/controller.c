@@ -151,13 +151,14 @@ void mdkd_interval_derive(const struct mdkd_sample *prev,
 		delta(a->workingset_refault_anon + a->workingset_refault_file,
 		      b->workingset_refault_anon + b->workingset_refault_file);
 	if (a->has_pswp && b->has_pswp) {
-		iv->swapin_bytes = delta(a->pswpin, b->pswpin) * MDKD_PAGE_SIZE;
+		iv->swapin_bytes =
+			delta(a->pswpin, b->pswpin) * MDK_SAMPLER_PAGE_SIZE;
 		iv->swapout_bytes =
-			delta(a->pswpout, b->pswpout) * MDKD_PAGE_SIZE;
+			delta(a->pswpout, b->pswpout) * MDK_SAMPLER_PAGE_SIZE;
 	} else {
 		iv->swapin_bytes = delta(a->workingset_refault_anon,
 					 b->workingset_refault_anon) *
-				   MDKD_PAGE_SIZE;
+				   MDK_SAMPLER_PAGE_SIZE;
 		iv->swapout_bytes = delta(prev->swap_current_bytes,
 					  cur->swap_current_bytes);
 	}
@@ -211,12 +212,12 @@ void mdkd_ctl_step(struct mdkd_ctl *ctl, const struct mdkd_settings *set,
 		       0;
 	if (bytes >= room) {
 		bytes = room;
-		if (bytes < MDKD_PAGE_SIZE) {
+		if (bytes < MDK_SAMPLER_PAGE_SIZE) {
 			d->reason = MDKD_R_FLOOR;
 			return;
 		}
 	}
-	bytes &= ~(MDKD_PAGE_SIZE - 1);
+	bytes &= ~(MDK_SAMPLER_PAGE_SIZE - 1);
 	if (!bytes) {
 		d->reason = MDKD_R_SMALL;
 		return;

@@ -54,31 +54,31 @@
 
 /* ---- the window source ---- */
 
-static void *sampler_open(const struct mdkd_sampler_opts *opts, char *msg,
+static void *sampler_open(const struct mdk_sampler_opts *opts, char *msg,
 			  size_t len)
 {
-	return mdkd_sampler_new(opts, msg, len);
+	return mdk_sampler_new(opts, msg, len);
 }
 
 static int sampler_start(void *src, char *msg, size_t len)
 {
-	return mdkd_sampler_start(src, msg, len);
+	return mdk_sampler_start(src, msg, len);
 }
 
-static int sampler_next(void *src, struct mdkd_sampler_window *w, char *msg,
+static int sampler_next(void *src, struct mdk_sampler_window *w, char *msg,
 			size_t len)
 {
-	return mdkd_sampler_next(src, w, msg, len);
+	return mdk_sampler_next(src, w, msg, len);
 }
 
-static const struct mdkd_sampler_proc *sampler_proc(void *src, uint32_t id)
+static const struct mdk_sampler_proc *sampler_proc(void *src, uint32_t id)
 {
-	return mdkd_sampler_proc(src, id);
+	return mdk_sampler_proc(src, id);
 }
 
 static void sampler_close(void *src)
 {
-	mdkd_sampler_free(src);
+	mdk_sampler_free(src);
 }
 
 const struct mdkd_policy_source mdkd_policy_source_sampler = {
@@ -147,7 +147,7 @@ struct policy_state {
 	uint64_t pending_bytes;
 	const struct mdkd_sample *cur; /* in observe: the interval's sample */
 
-	struct mdkd_sampler_window last; /* counters only (pages not kept) */
+	struct mdk_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
 	struct policy_totals tot;
 	struct mdkd_cgroup *cg;
@@ -156,7 +156,7 @@ struct policy_state {
 static pid_t pid_of(void *arg, uint32_t proc)
 {
 	struct policy_state *st = arg;
-	const struct mdkd_sampler_proc *p = st->src_ops->proc(st->src, proc);
+	const struct mdk_sampler_proc *p = st->src_ops->proc(st->src, proc);
 
 	return p && p->alive ? p->pid : 0;
 }
@@ -166,8 +166,8 @@ static pid_t pid_of(void *arg, uint32_t proc)
 static bool proc_gone(uint64_t id, void *arg)
 {
 	struct policy_state *st = arg;
-	uint32_t proc = mdkd_page_id_proc(id);
-	const struct mdkd_sampler_proc *p;
+	uint32_t proc = mdk_sampler_page_id_proc(id);
+	const struct mdk_sampler_proc *p;
 
 	if (proc == st->gone_proc)
 		return st->gone_last;
@@ -249,7 +249,7 @@ static void trace_open(struct policy_state *st)
 	snprintf(
 		desc, sizeof(desc),
 		"mdkd policy mode, cgroup %s: page id = process << %d | virtual address >> 12; windows numbered from the mode's start",
-		st->cg->path, MDKD_PAGE_VPN_BITS);
+		st->cg->path, MDK_SAMPLER_PAGE_VPN_BITS);
 	o.window_us = set->window_us;
 	o.start_us = (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 	o.desc = desc;
@@ -313,7 +313,7 @@ static bool zswap_enabled(void)
  * page idle and take pages in use, and its scan would clear the bits the
  * next walk needs.
  */
-static void drop_swap_cache(void *arg, const struct mdkd_sampler_window *w)
+static void drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
 {
 	struct policy_state *st = arg;
 	/* The interval's memory.stat, read as the window ended. */
@@ -334,9 +334,9 @@ static void drop_swap_cache(void *arg, const struct mdkd_sampler_window *w)
 	/* Kept with the drop off too: turned on, it drops what is there. */
 	bytes = mdkd_swap_cache_drop(
 		&st->pending_bytes, bytes,
-		w->have_counters ? w->swapin_pages * MDKD_PAGE_SIZE : 0,
+		w->have_counters ? w->swapin_pages * MDK_SAMPLER_PAGE_SIZE : 0,
 		ms->swapcached, ms->file_writeback);
-	if (bytes < MDKD_PAGE_SIZE || !st->cg->set.drop_swap_cache)
+	if (bytes < MDK_SAMPLER_PAGE_SIZE || !st->cg->set.drop_swap_cache)
 		return;
 	fd = openat(st->cg->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -389,7 +389,7 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 {
 	struct policy_state *st = state;
 	const struct mdkd_settings *set = &cg->set;
-	struct mdkd_sampler_opts o = { .tier_node = -1 };
+	struct mdk_sampler_opts o = { .tier_node = -1 };
 	char dir[MDKD_PATH_MAX + MDKD_CGROUP_PATH_MAX];
 
 	st->cg = cg;
@@ -420,7 +420,7 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 		 cg->path);
 	o.cgroup = dir;
 	/* Pages idle since before the sampler met their process count. */
-	o.flags = MDKD_SAMPLER_MET_RESIDENT;
+	o.flags = MDK_SAMPLER_MET_RESIDENT;
 	if (set->backend == MDKD_BACKEND_SWAP) {
 		o.before_reset = drop_swap_cache;
 		o.before_reset_arg = st;
@@ -590,7 +590,7 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 {
 	struct policy_state *st = state;
 	const struct mdkd_settings *set = &cg->set;
-	struct mdkd_sampler_window w;
+	struct mdk_sampler_window w;
 	uint64_t measured;
 	const uint64_t *ids;
 	size_t n;
@@ -696,7 +696,8 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 	}
 	st->pages.nout = nout;
 	d->pages = &st->pages;
-	d->want_bytes = (uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE;
+	d->want_bytes =
+		(uint64_t)(nout + st->pages.nback) * MDK_SAMPLER_PAGE_SIZE;
 	if (d->want_bytes) {
 		d->reason = MDKD_R_RECLAIM;
 		return;
@@ -716,7 +717,7 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 	if (st->eval && r->out_tried)
 		mdk_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
 	if (st->tier_node < 0)
-		st->advised_bytes = r->out_done * MDKD_PAGE_SIZE;
+		st->advised_bytes = r->out_done * MDK_SAMPLER_PAGE_SIZE;
 	st->tot.out += r->out_done;
 	st->tot.back += r->back_done;
 	st->tot.failed += r->failed;
@@ -894,7 +895,7 @@ static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
 		lopp_json(st, o);
 	}
 	if (st->have_last) {
-		const struct mdkd_sampler_window *l = &st->last;
+		const struct mdk_sampler_window *l = &st->last;
 
 		w = json_object_new_object();
 		mdkd_json_add_u64(w, "index", l->index);

@@ -13,18 +13,18 @@
 
 #include <json-c/json.h>
 
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 
 struct mdkd_cgroup;
 
 /* Where policy mode gets its windows: the sampler's calls, as sampler.h. */
 struct mdkd_policy_source {
-	void *(*open)(const struct mdkd_sampler_opts *opts, char *msg,
+	void *(*open)(const struct mdk_sampler_opts *opts, char *msg,
 		      size_t len);
 	int (*start)(void *src, char *msg, size_t len);
-	int (*next)(void *src, struct mdkd_sampler_window *w, char *msg,
+	int (*next)(void *src, struct mdk_sampler_window *w, char *msg,
 		    size_t len);
-	const struct mdkd_sampler_proc *(*proc)(void *src, uint32_t id);
+	const struct mdk_sampler_proc *(*proc)(void *src, uint32_t id);
 	void (*close)(void *src);
 };
 

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # cmm_mp.ko for every kernel in KMOD_KVERS (see the top-level Makefile), each in its own directory
 # $(B)/kmod/KVER/ (sources are symlinked there: kbuild builds in M=).
-# The module's Kconfig switches (see the top-level Kconfig) are make
-# variables here, e.g. make CONFIG_CMM_MP_FAULT_INJECTION=n.
+# The module's options (kmod/Kconfig) are make variables here, e.g. make
+# CONFIG_CMM_MP_FAULT_INJECTION=n; Kbuild gets their defaults from
+# kmod/Kconfig.  Before kbuild runs, kmod/kconfig.sh checks that the kernel
+# has every option the enabled ones depend on, and names the one it lacks.
 
-KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h) kmod/Kbuild
+KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h kmod/uapi/*.h) kmod/Kbuild \
+	kmod/Kconfig kmod/kconfig.sh
 KMOD_CONFIG := $(foreach v,$(filter CONFIG_CMM_MP%,$(.VARIABLES)),$(v)=$($(v)))
 KMODS := $(foreach k,$(KMOD_KVERS),$(B)/kmod/$(k)/cmm_mp.ko)
 KMOD_STAMP := $(B)/kmod/config
@@ -23,6 +26,7 @@ $(B)/kmod/$(1)/cmm_mp.ko: $(KMOD_SRCS) $(KMOD_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)for f in $(KMOD_SRCS:kmod/%=%); do mkdir -p $$(@D)/$$$$(dirname $$$$f) && \
 		ln -sf $(CURDIR)/kmod/$$$$f $$(@D)/$$$$f; done
+	$(Q)sh kmod/kconfig.sh check $(call kdir_of,$(1)) $(1) $(KMOD_CONFIG)
 	$(Q)$$(MAKE) -C $(call kdir_of,$(1)) M=$(CURDIR)/$$(@D) $(KMOD_CONFIG) \
 		$(if $(filter 1,$(V)),V=1,-s) modules
 endef

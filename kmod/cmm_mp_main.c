@@ -283,17 +283,11 @@ static int cmm_mp_count_segments(struct cmm_mp_params *p)
 	return 0;
 }
 
-/* Every check of the parameters, before any side effect. */
-static int cmm_mp_parse_params(struct cmm_mp_params *p, u64 block)
+/* segment_size, the pool's range (pool_base, pool_size, or memmap=) and node. */
+static int cmm_mp_parse_range(struct cmm_mp_params *p, u64 block)
 {
-	u64 local_bytes, total_bytes = 0;
-	char msg[160];
-	int ret, adist;
-	u32 i;
+	int ret;
 
-	ret = cmm_mp_check_inject();
-	if (ret)
-		return ret;
 	p->segment_size = block;
 	if (segment_size) {
 		ret = cmm_mp_parse_size_param("segment_size", segment_size,
@@ -348,22 +342,12 @@ static int cmm_mp_parse_params(struct cmm_mp_params *p, u64 block)
 		       p->node);
 		return -EINVAL;
 	}
+	return 0;
+}
 
-	ret = cmm_mp_parse_devices(devices, p->ann, CMM_MP_MAX_DEVICES,
-				   &p->nr_devices, msg, sizeof(msg));
-	if (ret == 1)
-		ret = cmm_mp_announce_count(p->nr_devices, p->size,
-					    p->segment_size, p->ann, msg,
-					    sizeof(msg));
-	if (!ret)
-		ret = cmm_mp_compose(p->ann, p->nr_devices, p->size,
-				     p->segment_size, p->layout, msg,
-				     sizeof(msg));
-	if (ret) {
-		pr_err("devices=%s: %s\n", devices, msg);
-		return -EINVAL;
-	}
-
+/* hosts, host, lease_ms and self, then the segments each host gets. */
+static int cmm_mp_parse_hosts(struct cmm_mp_params *p)
+{
 	if (!hosts || hosts > CMM_MP_MAX_HOSTS) {
 		pr_err("hosts=%u: expected 1 to %u\n", hosts, CMM_MP_MAX_HOSTS);
 		return -EINVAL;
@@ -388,10 +372,15 @@ static int cmm_mp_parse_params(struct cmm_mp_params *p, u64 block)
 		return -EINVAL;
 	}
 	p->self = self_given ? self : host % p->nr_devices;
+	return cmm_mp_count_segments(p);
+}
 
-	ret = cmm_mp_count_segments(p);
-	if (ret)
-		return ret;
+/* local_ns and remote_ns, and the abstract distance they give the node. */
+static int cmm_mp_parse_latency(struct cmm_mp_params *p)
+{
+	u64 local_bytes, total_bytes = 0;
+	int adist;
+	u32 i;
 
 	if (!local_ns || local_ns > CMM_MP_LATENCY_MAX_NS ||
 	    remote_ns < local_ns || remote_ns > CMM_MP_LATENCY_MAX_NS) {
@@ -415,6 +404,38 @@ static int cmm_mp_parse_params(struct cmm_mp_params *p, u64 block)
 	}
 	p->adistance = adist;
 	return 0;
+}
+
+/* Every check of the parameters, before any side effect. */
+static int cmm_mp_parse_params(struct cmm_mp_params *p, u64 block)
+{
+	char msg[160];
+	int ret;
+
+	ret = cmm_mp_check_inject();
+	if (ret)
+		return ret;
+	ret = cmm_mp_parse_range(p, block);
+	if (ret)
+		return ret;
+	ret = cmm_mp_parse_devices(devices, p->ann, CMM_MP_MAX_DEVICES,
+				   &p->nr_devices, msg, sizeof(msg));
+	if (ret == 1)
+		ret = cmm_mp_announce_count(p->nr_devices, p->size,
+					    p->segment_size, p->ann, msg,
+					    sizeof(msg));
+	if (!ret)
+		ret = cmm_mp_compose(p->ann, p->nr_devices, p->size,
+				     p->segment_size, p->layout, msg,
+				     sizeof(msg));
+	if (ret) {
+		pr_err("devices=%s: %s\n", devices, msg);
+		return -EINVAL;
+	}
+	ret = cmm_mp_parse_hosts(p);
+	if (ret)
+		return ret;
+	return cmm_mp_parse_latency(p);
 }
 
 /* The ioctls: _IOC_NR - 0x40 indexes the table. */

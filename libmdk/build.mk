@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # libmdk: the Memory Designer's Kit, as libmdk.a, libmdk.so and mdk.pc.
-# Every .c under libmdk/ is part of the library: adding a policy or a module
-# needs no change here.
+# Every .c under libmdk/ but libmdk/swarm/ (libmdk-swarm, its own archive)
+# is part of the library: adding a policy or a module needs no change here.
 
-LIBMDK_SRCS := $(sort $(shell find libmdk -name '*.c'))
+LIBMDK_SRCS := $(sort $(shell find libmdk -path libmdk/swarm -prune -o -name '*.c' -print))
 LIBMDK_OBJS := $(LIBMDK_SRCS:%.c=$(B)/%.o)
 LIBMDK_SAN_OBJS := $(LIBMDK_SRCS:%.c=$(B)/san/%.o)
 LIBMDK_A := $(B)/lib/libmdk.a

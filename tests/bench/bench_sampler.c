@@ -5,7 +5,7 @@
  * memory (small pages, or THP) and touches a fraction of it before every
  * window.  Per window we measure, as CPU time of the sampling thread (user
  * + system: the BPF walk and clear_refs run in it), the sampler's
- * mdkd_sampler_next() and its parts, and in the same run the baseline the
+ * mdk_sampler_next() and its parts, and in the same run the baseline the
  * issue names: writing "1" to /proc/PID/clear_refs over the same memory
  * after the same touches.  Figures are per GiB of resident memory per
  * window, with the ratio to the baseline.  The workload's own cost of the
@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 
 #define PAGE 4096UL
 #define HPAGE (2UL << 20)
@@ -154,15 +154,15 @@ static int touch(int cmd, int rsp, uint64_t t[2])
 static int run(const struct cfg *c, int thp, unsigned int flags,
 	       struct result *res)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = -1, .flags = flags };
+	struct mdk_sampler_opts opts = { .tier_node = -1, .flags = flags };
 	uint64_t *next = calloc(c->rounds, 8), *walk = calloc(c->rounds, 8);
 	uint64_t *clr = calloc(c->rounds, 8), *b1 = calloc(c->rounds, 8);
 	uint64_t *b4 = calloc(c->rounds, 8), *tf = calloc(c->rounds, 8);
 	uint64_t *ff = calloc(c->rounds, 8), *bp = calloc(c->rounds, 8);
 	uint64_t *rt = calloc(c->rounds, 8);
 	uint64_t t[2], t0, pages = 0;
-	struct mdkd_sampler_window w;
-	struct mdkd_sampler *s;
+	struct mdk_sampler_window w;
+	struct mdk_sampler *s;
 	int a[2], b[2], fd, i, err = -1;
 	char msg[256], path[64], op;
 	pid_t pid;
@@ -181,8 +181,8 @@ static int run(const struct cfg *c, int thp, unsigned int flags,
 		goto out;
 	opts.pids = &pid;
 	opts.nr_pids = 1;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
-	if (!s || mdkd_sampler_start(s, msg, sizeof(msg))) {
+	s = mdk_sampler_new(&opts, msg, sizeof(msg));
+	if (!s || mdk_sampler_start(s, msg, sizeof(msg))) {
 		fprintf(stderr, "bench_sampler: %s\n", msg);
 		goto out;
 	}
@@ -194,7 +194,7 @@ static int run(const struct cfg *c, int thp, unsigned int flags,
 			break;
 		tf[i] = t[0];
 		ff[i] = t[1];
-		if (mdkd_sampler_next(s, &w, msg, sizeof(msg)))
+		if (mdk_sampler_next(s, &w, msg, sizeof(msg)))
 			break;
 		next[i] = w.cpu_ns;
 		walk[i] = w.walk_ns;
@@ -210,7 +210,7 @@ static int run(const struct cfg *c, int thp, unsigned int flags,
 		if (write(fd, "1", 1) != 1)
 			break;
 		b1[i] = cpu_ns() - t0;
-		if (flags & MDKD_SAMPLER_NO_FLUSH)
+		if (flags & MDK_SAMPLER_NO_FLUSH)
 			continue;
 		t0 = cpu_ns();
 		if (write(fd, "4", 1) != 1)
@@ -236,7 +236,7 @@ static int run(const struct cfg *c, int thp, unsigned int flags,
 		err = 0;
 	}
 	close(fd);
-	mdkd_sampler_free(s);
+	mdk_sampler_free(s);
 out:
 	close(a[1]);
 	close(b[0]);
@@ -314,7 +314,7 @@ int main(int argc, char **argv)
 		printf("    clear_refs 1 + 4        %8.2f ms/GiB  %5.2fx "
 		       "(4 alone: %.2f ms/GiB, %.2fx)\n",
 		       r.clear / 1e6, r.r_clear, r.base4 / 1e6, r.r_base4);
-		if (run(&c, thp, MDKD_SAMPLER_RUNS, &q)) {
+		if (run(&c, thp, MDK_SAMPLER_RUNS, &q)) {
 			fprintf(stderr, "bench_sampler: %s runs run failed\n",
 				name[thp]);
 			return 1;
@@ -324,7 +324,7 @@ int main(int argc, char **argv)
 		       "baseline %.2f ms/GiB)\n",
 		       q.next / 1e6, q.r_next, q.r_walk, q.r_bpf, q.r_clear,
 		       q.base1 / 1e6);
-		if (run(&c, thp, MDKD_SAMPLER_NO_FLUSH, &q)) {
+		if (run(&c, thp, MDK_SAMPLER_NO_FLUSH, &q)) {
 			fprintf(stderr,
 				"bench_sampler: %s no-flush run failed\n",
 				name[thp]);

@@ -32,8 +32,8 @@ tsan=$top/build/tsan
 mkdir -p "$tsan"
 # shellcheck disable=SC2046
 if gcc -std=gnu11 -O1 -g -fsanitize=thread -Wno-tsan -D_GNU_SOURCE \
-	-DMDK_VERSION='"tsan"' -I"$top/libmdk/include" -I"$top/swarm/include" -I"$top/tests/unit" \
-	"$top/tests/unit/test_swarm_stress.c" "$top"/swarm/*.c \
+	-DMDK_VERSION='"tsan"' -I"$top" -I"$top/libmdk/include" -I"$top/tests/unit" \
+	"$top/tests/unit/test_swarm_stress.c" "$top"/libmdk/swarm/*.c \
 	-o "$tsan/test_swarm_stress" $(pkg-config --cflags --libs check) \
 	-lpthread -lm 2>"$tsan/build.log"; then
 	echo "ThreadSanitizer: test_swarm_stress"

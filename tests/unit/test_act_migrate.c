@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "daemon/pages.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 #include "unit.h"
 
 #define NPAGES 10000
@@ -116,7 +116,7 @@ static void setup(void)
 	for (i = 0; i < NPAGES; i++) {
 		mem[i].node = 0;
 		mem[i].fails = 0;
-		ids[i] = mdkd_page_id(1, BASE + ((uint64_t)i << 12));
+		ids[i] = mdk_sampler_page_id(1, BASE + ((uint64_t)i << 12));
 	}
 	fake_errno = 0;
 	calls = 0;

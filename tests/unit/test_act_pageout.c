@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "daemon/pages.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 #include "unit.h"
 
 #define NPAGES 8192
@@ -94,8 +94,8 @@ static size_t pick_runs(size_t n, size_t len)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		ids[i] = mdkd_page_id(1, BASE + (i / len * 2 * len + i % len) *
-							 PAGE);
+		ids[i] = mdk_sampler_page_id(
+			1, BASE + (i / len * 2 * len + i % len) * PAGE);
 	return n;
 }
 

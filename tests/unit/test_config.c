@@ -293,7 +293,7 @@ END_TEST
 START_TEST(test_every_key_documented)
 {
 	static const char *const docs[] = { "Documentation/mdkd.rst",
-					    "man/mdkd.conf.5" };
+					    "Documentation/man/mdkd.conf.5" };
 	size_t i, j;
 
 	for (j = 0; j < sizeof(docs) / sizeof(docs[0]); j++) {

@@ -14,7 +14,7 @@
 #include <mdk/evaluator.h>
 
 #include "mdk_test.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 
 #define POLICIES "age,paw,pace,opp"
 
@@ -220,7 +220,7 @@ END_TEST
 
 static bool gone1(uint64_t id, void *arg)
 {
-	return mdkd_page_id_proc(id) == 1;
+	return mdk_sampler_page_id_proc(id) == 1;
 }
 
 /*
@@ -239,7 +239,8 @@ START_TEST(test_eval_forget_gone_processes)
 	for (p = 0; p < t->P; p++) {
 		uint32_t proc = (uint32_t)(p % 4);
 
-		t->ids[p] = mdkd_page_id(proc, 0x7f0000000000ull + p * 4096);
+		t->ids[p] =
+			mdk_sampler_page_id(proc, 0x7f0000000000ull + p * 4096);
 		for (w = 0; w < t->W; w++)
 			if ((proc == 1 && w > 7) || (proc == 3 && w < 9))
 				t->acc[p * t->W + w] = 0;

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 #include "lib/sampler_test.h"
 
 #define WINDOWS 8
@@ -190,25 +190,25 @@ static size_t truth(int r, int w, uint32_t proc, uint64_t base, uint64_t *out)
 		if (!touched(r, i, w))
 			continue;
 		if (r != R_THP) {
-			out[n++] = mdkd_page_id(proc, base + i * PAGE);
+			out[n++] = mdk_sampler_page_id(proc, base + i * PAGE);
 			continue;
 		}
 		for (j = 0; j < 512; j++)
-			out[n++] =
-				mdkd_page_id(proc, base + i * HPAGE + j * PAGE);
+			out[n++] = mdk_sampler_page_id(proc, base + i * HPAGE +
+								     j * PAGE);
 	}
 	return n;
 }
 
 int main(void)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = -1 };
+	struct mdk_sampler_opts opts = { .tier_node = -1 };
 	struct score tot[NR_REGIONS] = { 0 };
 	int exact[NR_REGIONS], sorted = 1, one_proc = 1, others = 1, r, w;
-	struct mdkd_sampler_window win;
-	const struct mdkd_sampler_proc *p;
+	struct mdk_sampler_window win;
+	const struct mdk_sampler_proc *p;
 	uint64_t base[NR_REGIONS], *want;
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 	const uint64_t *got;
 	struct wmsg m, hello;
 	struct worker wk = { 0 };
@@ -225,7 +225,7 @@ int main(void)
 	if (cg_make(cg, sizeof(cg), "mdk-sampler-exact"))
 		ksft_exit_fail_msg("mkdir %s: %s\n", cg, strerror(errno));
 	opts.cgroup = cg;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	s = mdk_sampler_new(&opts, msg, sizeof(msg));
 	ksft_test_result(s != NULL, "sampler loads on cgroup %s%s%s\n", cg,
 			 s ? "" : ": ", s ? "" : msg);
 	if (!s) {
@@ -238,7 +238,7 @@ int main(void)
 		base[r] = hello.v[r];
 		exact[r] = 1;
 	}
-	if (mdkd_sampler_start(s, msg, sizeof(msg)))
+	if (mdk_sampler_start(s, msg, sizeof(msg)))
 		ksft_exit_fail_msg("start: %s\n", msg);
 	want = calloc(THP_PAGES + ANON_PAGES, sizeof(*want));
 
@@ -246,13 +246,13 @@ int main(void)
 		m = (struct wmsg){ .op = 1, .arg = w };
 		if (worker_call(&wk, &m, &m))
 			ksft_exit_fail_msg("worker died in window %d\n", w);
-		if (mdkd_sampler_next(s, &win, msg, sizeof(msg)))
+		if (mdk_sampler_next(s, &win, msg, sizeof(msg)))
 			ksft_exit_fail_msg("window %d: %s\n", w, msg);
 		sorted &= window_sorted(&win);
 		one_proc &= win.nr_procs == 1 && win.nr_joined == 0 &&
-			    mdkd_sampler_nr_procs(s) == 1;
+			    mdk_sampler_nr_procs(s) == 1;
 		if (proc == UINT32_MAX && win.nr_pages)
-			proc = mdkd_page_id_proc(win.pages[0]);
+			proc = mdk_sampler_page_id_proc(win.pages[0]);
 		outside = win.nr_pages;
 		for (r = 0; r < NR_REGIONS; r++) {
 			struct score sc;
@@ -284,7 +284,7 @@ int main(void)
 	kb = thp_kb(wk.pid, base[R_THP]);
 
 	ksft_test_result(sorted, "every window's ids are sorted and unique\n");
-	p = mdkd_sampler_proc(s, proc);
+	p = mdk_sampler_proc(s, proc);
 	ksft_test_result(one_proc && p && p->pid == wk.pid && p->alive &&
 				 p->first_window == 0 &&
 				 p->last_window == WINDOWS - 1,
@@ -315,7 +315,7 @@ int main(void)
 	r = worker_stop(&wk);
 	if (r)
 		ksft_print_msg("worker exit status 0x%x\n", r);
-	mdkd_sampler_free(s);
+	mdk_sampler_free(s);
 	free(want);
 	if (rmdir(cg))
 		ksft_print_msg("rmdir %s: %s\n", cg, strerror(errno));

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 #include "lib/sampler_test.h"
 
 #define ANON_PAGES 512
@@ -213,16 +213,16 @@ static int have_swap(void)
 }
 
 struct pair {
-	struct mdkd_sampler *cg, *pid;
-	struct mdkd_sampler_window a, b;
+	struct mdk_sampler *cg, *pid;
+	struct mdk_sampler_window a, b;
 };
 
 static void end_window(struct pair *p, int w)
 {
 	char msg[256];
 
-	if (mdkd_sampler_next(p->cg, &p->a, msg, sizeof(msg)) ||
-	    mdkd_sampler_next(p->pid, &p->b, msg, sizeof(msg)))
+	if (mdk_sampler_next(p->cg, &p->a, msg, sizeof(msg)) ||
+	    mdk_sampler_next(p->pid, &p->b, msg, sizeof(msg)))
 		ksft_exit_fail_msg("window %d: %s\n", w, msg);
 	ksft_print_msg("window %d: swapins %llu/%llu, file refaults "
 		       "%llu/%llu (cgroup/PID-set samplers)\n",
@@ -234,7 +234,7 @@ static void end_window(struct pair *p, int w)
 
 int main(void)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = -1 };
+	struct mdk_sampler_opts opts = { .tier_node = -1 };
 	struct wmsg m, hello;
 	struct worker wk = { 0 };
 	static struct regions self;
@@ -258,18 +258,18 @@ int main(void)
 		ksft_exit_fail_msg("worker did not start\n");
 	file = hello.v[0];
 	opts.cgroup = cg;
-	p.cg = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	p.cg = mdk_sampler_new(&opts, msg, sizeof(msg));
 	if (!p.cg)
 		ksft_exit_fail_msg("cgroup sampler: %s\n", msg);
 	opts.cgroup = NULL;
 	pid = wk.pid;
 	opts.pids = &pid;
 	opts.nr_pids = 1;
-	p.pid = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	p.pid = mdk_sampler_new(&opts, msg, sizeof(msg));
 	if (!p.pid)
 		ksft_exit_fail_msg("PID-set sampler: %s\n", msg);
-	if (mdkd_sampler_start(p.cg, msg, sizeof(msg)) ||
-	    mdkd_sampler_start(p.pid, msg, sizeof(msg)))
+	if (mdk_sampler_start(p.cg, msg, sizeof(msg)) ||
+	    mdk_sampler_start(p.pid, msg, sizeof(msg)))
 		ksft_exit_fail_msg("start: %s\n", msg);
 
 	/* Window 0: page the anonymous region out. */
@@ -360,8 +360,8 @@ int main(void)
 		(unsigned long long)truth_anon, (unsigned long long)truth_file);
 
 	ksft_test_result(worker_stop(&wk) == 0, "worker exited cleanly\n");
-	mdkd_sampler_free(p.cg);
-	mdkd_sampler_free(p.pid);
+	mdk_sampler_free(p.cg);
+	mdk_sampler_free(p.pid);
 	if (rmdir(cg))
 		ksft_print_msg("rmdir %s: %s\n", cg, strerror(errno));
 	ksft_finished();

@@ -10,7 +10,7 @@
  * window 6 (a new address space, a new process number, reported at once).
  * PID-set target: E alone, then F added (reported from the window after),
  * E exits, F exits: the sampler then says the target is gone.
- * MDKD_SAMPLER_MET_RESIDENT, PID set: E, there at the start, and F, added
+ * MDK_SAMPLER_MET_RESIDENT, PID set: E, there at the start, and F, added
  * during window 1, each with its first DROPPED pages unmapped: their
  * resident pages count as accessed in the window they are met in (0 and
  * 1), exactly, and after that their accesses only.
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 #include "lib/sampler_test.h"
 
 #define NPAGES 256
@@ -118,13 +118,13 @@ struct proc {
 };
 
 /* The live process number of @pid (the newest, after an exec). */
-static int64_t find_proc(struct mdkd_sampler *s, pid_t pid)
+static int64_t find_proc(struct mdk_sampler *s, pid_t pid)
 {
-	const struct mdkd_sampler_proc *p;
+	const struct mdk_sampler_proc *p;
 	int64_t id, found = -1;
 
-	for (id = 0; id < mdkd_sampler_nr_procs(s); id++) {
-		p = mdkd_sampler_proc(s, id);
+	for (id = 0; id < mdk_sampler_nr_procs(s); id++) {
+		p = mdk_sampler_proc(s, id);
 		if (p->pid == pid && p->alive)
 			found = id;
 	}
@@ -135,8 +135,8 @@ static int64_t find_proc(struct mdkd_sampler *s, pid_t pid)
  * Check window @w for the processes that should be in it: each exact,
  * nobody else.  Returns 1 when all is right.
  */
-static int check_window(struct mdkd_sampler *s,
-			const struct mdkd_sampler_window *win, int w,
+static int check_window(struct mdk_sampler *s,
+			const struct mdk_sampler_window *win, int w,
 			struct proc *procs, int n, const char *tag)
 {
 	uint64_t want[NPAGES];
@@ -163,8 +163,8 @@ static int check_window(struct mdkd_sampler *s,
 			    touched(procs[k].key, i, w) ||
 			    (procs[k].met == w + 1 &&
 			     resident(procs[k].key, i, w)))
-				want[nw++] = mdkd_page_id(id, procs[k].base +
-								      i * PAGE);
+				want[nw++] = mdk_sampler_page_id(
+					id, procs[k].base + i * PAGE);
 		/* Only its test region is known exactly. */
 		ng = ids_in(win, id, procs[k].base,
 			    procs[k].base + NPAGES * PAGE, &got);
@@ -184,10 +184,10 @@ static int check_window(struct mdkd_sampler *s,
 		ok = 0;
 	}
 	for (i = 0; i < win->nr_pages; i = j) {
-		uint32_t p = mdkd_page_id_proc(win->pages[i]);
+		uint32_t p = mdk_sampler_page_id_proc(win->pages[i]);
 
-		for (j = i;
-		     j < win->nr_pages && mdkd_page_id_proc(win->pages[j]) == p;
+		for (j = i; j < win->nr_pages &&
+			    mdk_sampler_page_id_proc(win->pages[j]) == p;
 		     j++)
 			;
 		seen = 0;
@@ -203,8 +203,8 @@ static int check_window(struct mdkd_sampler *s,
 	return ok;
 }
 
-static int run_window(struct mdkd_sampler *s, int w, struct proc *procs, int n,
-		      struct mdkd_sampler_window *win)
+static int run_window(struct mdk_sampler *s, int w, struct proc *procs, int n,
+		      struct mdk_sampler_window *win)
 {
 	struct wmsg m;
 	char msg[256];
@@ -218,7 +218,7 @@ static int run_window(struct mdkd_sampler *s, int w, struct proc *procs, int n,
 			ksft_exit_fail_msg("%s died in window %d\n",
 					   procs[k].name, w);
 	}
-	if (mdkd_sampler_next(s, win, msg, sizeof(msg))) {
+	if (mdk_sampler_next(s, win, msg, sizeof(msg))) {
 		ksft_print_msg("window %d: %s\n", w, msg);
 		return -1;
 	}
@@ -245,7 +245,7 @@ struct expect {
 	unsigned int joined, stale, left, procs;
 };
 
-static int counters_ok(const struct mdkd_sampler_window *win, struct expect e)
+static int counters_ok(const struct mdk_sampler_window *win, struct expect e)
 {
 	return win->nr_joined == e.joined && win->nr_stale == e.stale &&
 	       win->nr_left == e.left && win->nr_procs == e.procs;
@@ -253,7 +253,7 @@ static int counters_ok(const struct mdkd_sampler_window *win, struct expect e)
 
 static void cgroup_part(void)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = -1 };
+	struct mdk_sampler_opts opts = { .tier_node = -1 };
 	struct proc procs[4] = {
 		{ .name = "A", .key = 1 },
 		{ .name = "B", .key = 2 },
@@ -271,10 +271,10 @@ static void cgroup_part(void)
 		{ 0, 0, 0, 2 }, /* 7 */
 	};
 	enum { A, B, C, D };
-	struct mdkd_sampler_window win;
+	struct mdk_sampler_window win;
 	int exact = 1, counts = 1, w, k;
 	char cg[256], sub[300], msg[256];
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 	struct wmsg m, hello;
 	int64_t a_before = -1, a_after = -1;
 
@@ -284,14 +284,14 @@ static void cgroup_part(void)
 	if (mkdir(sub, 0755))
 		ksft_exit_fail_msg("mkdir %s: %s\n", sub, strerror(errno));
 	opts.cgroup = cg;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	s = mdk_sampler_new(&opts, msg, sizeof(msg));
 	if (!s)
 		ksft_exit_fail_msg("sampler: %s\n", msg);
 	if (start_proc(&procs[A], cg, 0) || start_proc(&procs[D], sub, 0) ||
 	    start_proc(&procs[C], NULL, -1))
 		ksft_exit_fail_msg("workers did not start\n");
 	procs[A].in = procs[D].in = 1;
-	if (mdkd_sampler_start(s, msg, sizeof(msg)))
+	if (mdk_sampler_start(s, msg, sizeof(msg)))
 		ksft_exit_fail_msg("start: %s\n", msg);
 	/* Populated before window 0: not part of its truth. */
 	procs[A].populated = procs[D].populated = -1;
@@ -354,33 +354,33 @@ static void cgroup_part(void)
 	for (k = 0; k < 4; k++)
 		worker_stop(&procs[k].w);
 	m = (struct wmsg){ 0 };
-	ksft_test_result(!mdkd_sampler_next(s, &win, msg, sizeof(msg)) &&
+	ksft_test_result(!mdk_sampler_next(s, &win, msg, sizeof(msg)) &&
 				 win.nr_pages == 0 && win.nr_left == 2,
 			 "cgroup: after every worker exited, an empty window "
 			 "(left %u)\n",
 			 win.nr_left);
 	if (rmdir(sub) || rmdir(cg))
 		ksft_print_msg("rmdir: %s\n", strerror(errno));
-	ksft_test_result(
-		mdkd_sampler_next(s, &win, msg, sizeof(msg)) == -ENOENT,
-		"cgroup: a removed cgroup ends the sampling (%s)\n", msg);
-	mdkd_sampler_free(s);
+	ksft_test_result(mdk_sampler_next(s, &win, msg, sizeof(msg)) == -ENOENT,
+			 "cgroup: a removed cgroup ends the sampling (%s)\n",
+			 msg);
+	mdk_sampler_free(s);
 }
 
 /* A started sampler of the PID set {@pid}, with sampler @flags. */
-static struct mdkd_sampler *pid_sampler(pid_t pid, unsigned int flags)
+static struct mdk_sampler *pid_sampler(pid_t pid, unsigned int flags)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = -1 };
-	struct mdkd_sampler *s;
+	struct mdk_sampler_opts opts = { .tier_node = -1 };
+	struct mdk_sampler *s;
 	char msg[256];
 
 	opts.pids = &pid;
 	opts.nr_pids = 1;
 	opts.flags = flags;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	s = mdk_sampler_new(&opts, msg, sizeof(msg));
 	if (!s)
 		ksft_exit_fail_msg("sampler: %s\n", msg);
-	if (mdkd_sampler_start(s, msg, sizeof(msg)))
+	if (mdk_sampler_start(s, msg, sizeof(msg)))
 		ksft_exit_fail_msg("start: %s\n", msg);
 	return s;
 }
@@ -389,9 +389,9 @@ static void pid_part(void)
 {
 	struct proc procs[2] = { { .name = "E", .key = 5 },
 				 { .name = "F", .key = 6 } };
-	struct mdkd_sampler_window win;
+	struct mdk_sampler_window win;
 	int exact = 1, w, k, ok;
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 	char msg[256];
 
 	if (start_proc(&procs[0], NULL, -1) || start_proc(&procs[1], NULL, -1))
@@ -399,7 +399,7 @@ static void pid_part(void)
 	s = pid_sampler(procs[0].w.pid, 0);
 	procs[0].in = 1;
 	for (w = 0; w < 3; w++) {
-		if (w == 1 && mdkd_sampler_add_pid(s, procs[1].w.pid))
+		if (w == 1 && mdk_sampler_add_pid(s, procs[1].w.pid))
 			ksft_exit_fail_msg("add_pid failed\n");
 		if (w == 2)
 			procs[1].in = 1;
@@ -412,27 +412,27 @@ static void pid_part(void)
 	ksft_test_result(exact, "PID set: exact, and an added process is "
 				"reported from the window after\n");
 	worker_stop(&procs[0].w);
-	ok = !mdkd_sampler_next(s, &win, msg, sizeof(msg)) &&
-	     win.nr_left == 1 && win.nr_procs == 1;
+	ok = !mdk_sampler_next(s, &win, msg, sizeof(msg)) && win.nr_left == 1 &&
+	     win.nr_procs == 1;
 	worker_stop(&procs[1].w);
-	ok &= !mdkd_sampler_next(s, &win, msg, sizeof(msg)) &&
+	ok &= !mdk_sampler_next(s, &win, msg, sizeof(msg)) &&
 	      win.nr_left == 1 && win.nr_procs == 0;
-	k = mdkd_sampler_next(s, &win, msg, sizeof(msg));
+	k = mdk_sampler_next(s, &win, msg, sizeof(msg));
 	ksft_test_result(ok && k == -ENOENT,
 			 "PID set: exits are noticed, then the target is "
 			 "gone (%s)\n",
 			 msg);
-	mdkd_sampler_free(s);
+	mdk_sampler_free(s);
 }
 
 static void met_part(void)
 {
 	struct proc procs[2] = { { .name = "E", .key = 7, .met = 1 },
 				 { .name = "F", .key = 8 } };
-	struct mdkd_sampler_window win;
+	struct mdk_sampler_window win;
 	struct wmsg m;
 	int exact = 1, w, k;
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 
 	for (k = 0; k < 2; k++) {
 		m = (struct wmsg){ .op = 3, .arg = DROPPED };
@@ -440,11 +440,11 @@ static void met_part(void)
 		    worker_call(&procs[k].w, &m, &m))
 			ksft_exit_fail_msg("workers did not start\n");
 	}
-	s = pid_sampler(procs[0].w.pid, MDKD_SAMPLER_MET_RESIDENT);
+	s = pid_sampler(procs[0].w.pid, MDK_SAMPLER_MET_RESIDENT);
 	procs[0].in = 1;
 	for (w = 0; w < 3; w++) {
 		if (w == 1) {
-			if (mdkd_sampler_add_pid(s, procs[1].w.pid))
+			if (mdk_sampler_add_pid(s, procs[1].w.pid))
 				ksft_exit_fail_msg("add_pid failed\n");
 			procs[1].in = 1;
 			procs[1].met = 2;
@@ -456,12 +456,12 @@ static void met_part(void)
 			exact &= win.nr_joined == 1 && win.nr_stale == 1 &&
 				 win.nr_procs == 2;
 	}
-	ksft_test_result(exact, "MDKD_SAMPLER_MET_RESIDENT: resident pages "
+	ksft_test_result(exact, "MDK_SAMPLER_MET_RESIDENT: resident pages "
 				"count in the window a process is met in, "
 				"exactly\n");
 	worker_stop(&procs[0].w);
 	worker_stop(&procs[1].w);
-	mdkd_sampler_free(s);
+	mdk_sampler_free(s);
 }
 
 /* What the before_reset hook of hook_part() sees and does. */
@@ -494,7 +494,7 @@ static long referenced_kb(pid_t pid)
 }
 
 /* The bits are this window's still: record them, then run reclaim. */
-static void before_reset(void *arg, const struct mdkd_sampler_window *w)
+static void before_reset(void *arg, const struct mdk_sampler_window *w)
 {
 	struct hook_ctx *h = arg;
 	char buf[32];
@@ -551,15 +551,15 @@ static void taken(const struct proc *p, int w, unsigned char *was, size_t *hot,
  */
 static void hook_part(void)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = -1 };
+	struct mdk_sampler_opts opts = { .tier_node = -1 };
 	struct proc procs[2] = { { .name = "G", .key = 9 },
 				 { .name = "H", .key = 10 } };
 	struct hook_ctx h = { .procs = procs, .n = 2 };
-	struct mdkd_sampler_window win;
+	struct mdk_sampler_window win;
 	int exact = 1, seen = 1, reset = 1, w, k;
 	size_t hot = 0, cold = 0, hot0 = 0, cold0 = 0, want;
 	unsigned char was[2][NPAGES] = { { 0 } };
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 	char cg[256], msg[256];
 	long after;
 
@@ -569,7 +569,7 @@ static void hook_part(void)
 	opts.cgroup = cg;
 	opts.before_reset = before_reset;
 	opts.before_reset_arg = &h;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	s = mdk_sampler_new(&opts, msg, sizeof(msg));
 	if (!s)
 		ksft_exit_fail_msg("sampler: %s\n", msg);
 	for (k = 0; k < 2; k++) {
@@ -577,7 +577,7 @@ static void hook_part(void)
 			ksft_exit_fail_msg("workers did not start\n");
 		procs[k].in = 1;
 	}
-	if (mdkd_sampler_start(s, msg, sizeof(msg)))
+	if (mdk_sampler_start(s, msg, sizeof(msg)))
 		ksft_exit_fail_msg("start: %s\n", msg);
 	for (w = 0; w < 6; w++) {
 		if (run_window(s, w, procs, 2, &win))
@@ -630,7 +630,7 @@ static void hook_part(void)
 			 hot - hot0, cold - cold0, hot0, cold0);
 	for (k = 0; k < 2; k++)
 		worker_stop(&procs[k].w);
-	mdkd_sampler_free(s);
+	mdk_sampler_free(s);
 	if (rmdir(cg))
 		ksft_print_msg("rmdir %s: %s\n", cg, strerror(errno));
 }

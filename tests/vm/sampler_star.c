@@ -32,7 +32,7 @@
 #include <numaif.h>
 
 #include "kselftest.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 #include "lib/sampler_test.h"
 
 #define NPAGES 2048
@@ -147,12 +147,12 @@ static int write_file(const char *path, const char *val)
 }
 
 /* The process number the sampler gave @pid. */
-static int64_t proc_of(struct mdkd_sampler *s, pid_t pid)
+static int64_t proc_of(struct mdk_sampler *s, pid_t pid)
 {
 	uint32_t id;
 
-	for (id = 0; id < mdkd_sampler_nr_procs(s); id++)
-		if (mdkd_sampler_proc(s, id)->pid == pid)
+	for (id = 0; id < mdk_sampler_nr_procs(s); id++)
+		if (mdk_sampler_proc(s, id)->pid == pid)
 			return id;
 	return -1;
 }
@@ -215,7 +215,8 @@ static uint64_t max_pfn(void)
 	uint64_t bytes, i, top = 0;
 	char msg[256];
 
-	if (mdkd_node_blocks("/sys", 0, bm, 1 << 14, &bytes, msg, sizeof(msg)))
+	if (mdk_sampler_node_blocks("/sys", 0, bm, 1 << 14, &bytes, msg,
+				    sizeof(msg)))
 		return 0;
 	for (i = 0; i < (1 << 14) * 64ULL; i++)
 		if (bm[i / 64] >> (i % 64) & 1)
@@ -225,14 +226,14 @@ static uint64_t max_pfn(void)
 
 static void part_fake(void)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = 1 };
-	struct mdkd_sampler_window win;
+	struct mdk_sampler_opts opts = { .tier_node = 1 };
+	struct mdk_sampler_window win;
 	struct worker wk = { 0 };
 	uint64_t pfn, want, mid = 0;
 	int64_t proc;
 	int exact = 1, split = 1, w, fd;
 	char cg[256], root[256], msg[256], path[64];
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 	struct wmsg m, hello;
 	size_t i;
 
@@ -244,26 +245,27 @@ static void part_fake(void)
 		ksft_exit_fail_msg("worker did not start\n");
 	opts.cgroup = cg;
 	opts.sys_root = root;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
+	s = mdk_sampler_new(&opts, msg, sizeof(msg));
 	ksft_test_result(s != NULL, "sampler loads with a tier node%s%s\n",
 			 s ? "" : ": ", s ? "" : msg);
 	if (!s)
 		ksft_exit_fail_msg("%s\n", msg);
-	if (mdkd_sampler_start(s, msg, sizeof(msg)))
+	if (mdk_sampler_start(s, msg, sizeof(msg)))
 		ksft_exit_fail_msg("start: %s\n", msg);
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", wk.pid);
 	for (w = 0; w < WINDOWS; w++) {
 		m = (struct wmsg){ .op = OP_TOUCH, .arg = w };
 		if (worker_call(&wk, &m, &m) ||
-		    mdkd_sampler_next(s, &win, msg, sizeof(msg)))
+		    mdk_sampler_next(s, &win, msg, sizeof(msg)))
 			ksft_exit_fail_msg("window %d: %s\n", w, msg);
 		proc = proc_of(s, wk.pid);
 		fd = open(path, O_RDONLY);
 		want = 0;
 		for (i = 0; i < win.nr_pages; i++) {
-			if (mdkd_page_id_proc(win.pages[i]) != proc)
+			if (mdk_sampler_page_id_proc(win.pages[i]) != proc)
 				continue;
-			pfn = pfn_of(fd, mdkd_page_id_addr(win.pages[i]));
+			pfn = pfn_of(fd,
+				     mdk_sampler_page_id_addr(win.pages[i]));
 			want += pfn && !(pfn * PAGE / FAKE_BLOCK % 2);
 		}
 		close(fd);
@@ -285,7 +287,7 @@ static void part_fake(void)
 			 "(%llu in all)\n",
 			 (unsigned long long)mid);
 	worker_stop(&wk);
-	mdkd_sampler_free(s);
+	mdk_sampler_free(s);
 	rm_fake_sys(root);
 	if (rmdir(cg))
 		ksft_print_msg("rmdir %s: %s\n", cg, strerror(errno));
@@ -321,13 +323,13 @@ static size_t nodes_of(pid_t pid, uint64_t base, int node, int *status)
 
 static void part_node(int node)
 {
-	struct mdkd_sampler_opts opts = { .tier_node = node };
+	struct mdk_sampler_opts opts = { .tier_node = node };
 	static int before[NPAGES], after[NPAGES];
-	struct mdkd_sampler_window win;
+	struct mdk_sampler_window win;
 	struct worker wk = { 0 };
 	uint64_t moved, want = 0, back = 0;
 	char cg[256], msg[256], old[16] = "0";
-	struct mdkd_sampler *s;
+	struct mdk_sampler *s;
 	struct wmsg m, hello;
 	void *page;
 	int64_t proc;
@@ -343,18 +345,19 @@ static void part_node(int node)
 		ksft_exit_fail_msg("worker died\n");
 	moved = m.v[0];
 	opts.cgroup = cg;
-	s = mdkd_sampler_new(&opts, msg, sizeof(msg));
-	if (!s || mdkd_sampler_start(s, msg, sizeof(msg)))
+	s = mdk_sampler_new(&opts, msg, sizeof(msg));
+	if (!s || mdk_sampler_start(s, msg, sizeof(msg)))
 		ksft_exit_fail_msg("sampler: %s\n", msg);
 	m = (struct wmsg){ .op = OP_TOUCH, .arg = 1 };
 	if (worker_call(&wk, &m, &m) ||
-	    mdkd_sampler_next(s, &win, msg, sizeof(msg)))
+	    mdk_sampler_next(s, &win, msg, sizeof(msg)))
 		ksft_exit_fail_msg("window: %s\n", msg);
 	proc = proc_of(s, wk.pid);
 	for (i = 0; i < win.nr_pages; i++) {
-		if (mdkd_page_id_proc(win.pages[i]) != proc)
+		if (mdk_sampler_page_id_proc(win.pages[i]) != proc)
 			continue;
-		page = (void *)(uintptr_t)mdkd_page_id_addr(win.pages[i]);
+		page = (void *)(uintptr_t)mdk_sampler_page_id_addr(
+			win.pages[i]);
 		if (!numa_move_pages(wk.pid, 1, &page, NULL, &st, 0))
 			want += st == node;
 	}
@@ -386,7 +389,7 @@ static void part_node(int node)
 			if (!nodes_of(wk.pid, hello.v[0], node, after))
 				break;
 		}
-		if (mdkd_sampler_next(s, &win, msg, sizeof(msg)))
+		if (mdk_sampler_next(s, &win, msg, sizeof(msg)))
 			ksft_exit_fail_msg("window: %s\n", msg);
 		nodes_of(wk.pid, hello.v[0], node, after);
 		for (i = 0; i < NPAGES; i++)
@@ -400,7 +403,7 @@ static void part_node(int node)
 		write_file("/proc/sys/kernel/numa_balancing", old);
 	}
 	worker_stop(&wk);
-	mdkd_sampler_free(s);
+	mdk_sampler_free(s);
 	if (rmdir(cg))
 		ksft_print_msg("rmdir %s: %s\n", cg, strerror(errno));
 }

@@ -2,7 +2,7 @@
 /*
  * The live evaluator: the curves of a stream of windows as it comes, as
  * mdkd's policy mode keeps them per managed cgroup.  Windows of sorted
- * 64-bit page ids (the sampler's, sampler/loader.h, or any other) go in,
+ * 64-bit page ids (the sampler's, bpf/loader.h, or any other) go in,
  * one call a window; it keeps
  *
  *  - the interval stream: libmdk's struct mdk_stream over dense indices

@@ -73,7 +73,7 @@ int worker_stop(struct worker *w)
 	return status;
 }
 
-size_t ids_range(const struct mdkd_sampler_window *w, uint64_t a, uint64_t b,
+size_t ids_range(const struct mdk_sampler_window *w, uint64_t a, uint64_t b,
 		 const uint64_t **first)
 {
 	size_t l = 0, r = w->nr_pages, m, start;
@@ -98,18 +98,19 @@ size_t ids_range(const struct mdkd_sampler_window *w, uint64_t a, uint64_t b,
 	return l - start;
 }
 
-size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc, uint64_t lo,
+size_t ids_in(const struct mdk_sampler_window *w, uint32_t proc, uint64_t lo,
 	      uint64_t hi, const uint64_t **first)
 {
-	return ids_range(w, mdkd_page_id(proc, lo), mdkd_page_id(proc, hi),
-			 first);
+	return ids_range(w, mdk_sampler_page_id(proc, lo),
+			 mdk_sampler_page_id(proc, hi), first);
 }
 
-size_t ids_of(const struct mdkd_sampler_window *w, uint32_t proc,
+size_t ids_of(const struct mdk_sampler_window *w, uint32_t proc,
 	      const uint64_t **first)
 {
-	return ids_range(w, (uint64_t)proc << MDKD_PAGE_VPN_BITS,
-			 (uint64_t)(proc + 1) << MDKD_PAGE_VPN_BITS, first);
+	return ids_range(w, (uint64_t)proc << MDK_SAMPLER_PAGE_VPN_BITS,
+			 (uint64_t)(proc + 1) << MDK_SAMPLER_PAGE_VPN_BITS,
+			 first);
 }
 
 struct score score_sets(const uint64_t *got, size_t ng, const uint64_t *want,
@@ -144,7 +145,7 @@ double recall(struct score s)
 	return s.tp + s.fn ? (double)s.tp / (s.tp + s.fn) : 1.0;
 }
 
-int window_sorted(const struct mdkd_sampler_window *w)
+int window_sorted(const struct mdk_sampler_window *w)
 {
 	size_t i;
 

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cgroup_util.h"
-#include "sampler/loader.h"
+#include "bpf/loader.h"
 
 #define PAGE 4096UL
 #define HPAGE (2UL << 20)
@@ -58,15 +58,15 @@ int worker_call(struct worker *w, const struct wmsg *req, struct wmsg *rsp);
 int worker_stop(struct worker *w);
 
 /* The delivered ids in [a, b). */
-size_t ids_range(const struct mdkd_sampler_window *w, uint64_t a, uint64_t b,
+size_t ids_range(const struct mdk_sampler_window *w, uint64_t a, uint64_t b,
 		 const uint64_t **first);
 
 /* The delivered ids of process @proc inside [lo, hi). */
-size_t ids_in(const struct mdkd_sampler_window *w, uint32_t proc, uint64_t lo,
+size_t ids_in(const struct mdk_sampler_window *w, uint32_t proc, uint64_t lo,
 	      uint64_t hi, const uint64_t **first);
 
 /* All delivered ids of process @proc. */
-size_t ids_of(const struct mdkd_sampler_window *w, uint32_t proc,
+size_t ids_of(const struct mdk_sampler_window *w, uint32_t proc,
 	      const uint64_t **first);
 
 /* Score sorted @got against sorted @want: true and false positives,
@@ -83,6 +83,6 @@ double precision(struct score s);
 double recall(struct score s);
 
 /* Is the window's set sorted and free of duplicates? */
-int window_sorted(const struct mdkd_sampler_window *w);
+int window_sorted(const struct mdk_sampler_window *w);
 
 #endif /* MDK_TESTS_SAMPLER_TEST_H */

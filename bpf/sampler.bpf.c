@@ -10,7 +10,7 @@
  * bitmap) in the mmapable array map "recs"; each huge mapping with its
  * Accessed bit set becomes one range record.  Userspace turns the records
  * into page ids and then writes /proc/PID/clear_refs to reset the bits for
- * the next window (sampler/ids.c, sampler/procs.c;
+ * the next window (bpf/ids.c, bpf/procs.c;
  * Documentation/sampler.rst).
  *
  * When recs fills up, the walk stops, leaves the address to go on from in
@@ -22,7 +22,7 @@
  * swapped back in, file pages refaulted and pages promoted off the tier
  * node by NUMA hinting faults (struct sampler_counts).
  *
- * x86-64 only: the entry layout below is arch/x86's.
+ * x86-64 only: the entry layout (pgtable.bpf.h) is arch/x86's.
  */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
@@ -30,25 +30,8 @@
 #include <bpf/bpf_core_read.h>
 
 #include "core_fixes.bpf.h"
+#include "pgtable.bpf.h"
 #include "sampler.h"
-
-/* arch/x86/include/asm/pgtable_types.h */
-#define X86_PRESENT (1ULL << 0)
-#define X86_ACCESSED (1ULL << 5)
-#define X86_PSE (1ULL << 7)
-/* _PAGE_PROTNONE aliases _PAGE_GLOBAL: it means PROT_NONE (and NUMA
- * hinting) only while _PAGE_PRESENT is clear. */
-#define X86_PROTNONE (1ULL << 8)
-/* _PAGE_SPECIAL (_PAGE_BIT_SOFTW1): no struct page behind the entry. */
-#define X86_SPECIAL (1ULL << 9)
-/* __PHYSICAL_MASK without memory encryption: bits 12..51. */
-#define X86_DEFAULT_PHYS_MASK ((1ULL << 52) - 1)
-
-#define PTE_SHIFT 12
-#define PMD_SHIFT 21
-#define PUD_SHIFT 30
-#define P4D_SHIFT 39
-#define PGD5_SHIFT 48
 
 /* include/linux/mm.h: VMAs whose pages the walk leaves alone (see
  * Documentation/sampler.rst: clear_refs skips the first two, and cannot
@@ -212,41 +195,6 @@ struct walk {
 	struct pte_table *ptes; /* this CPU's ptebuf */
 };
 
-static __always_inline __u64 read_u64(const void *kaddr)
-{
-	__u64 v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), kaddr);
-	return v;
-}
-
-static __always_inline __u32 read_u32(const void *kaddr)
-{
-	__u32 v = 0;
-
-	bpf_probe_read_kernel(&v, sizeof(v), kaddr);
-	return v;
-}
-
-static __always_inline __u64 read_entry(__u64 table, __u64 addr, int shift)
-{
-	return read_u64((void *)(table + ((addr >> shift) & 511) * 8));
-}
-
-static __always_inline __u64 next_boundary(__u64 addr, int shift)
-{
-	return (addr | ((1ULL << shift) - 1)) + 1;
-}
-
-/* pte_pfn()/pmd_pfn(): non-present entries (PROT_NONE, NUMA hinting, a
- * THP being split) hold their PFN inverted (L1TF, pgtable-invert.h). */
-static __always_inline __u64 entry_pfn(__u64 e, __u64 mask)
-{
-	if (!(e & X86_PRESENT))
-		e = ~e;
-	return (e & mask) >> PTE_SHIFT;
-}
-
 static __always_inline bool pfn_on_tier(__u64 pfn)
 {
 	__u64 block = pfn >> targ_block_shift;
@@ -365,15 +313,6 @@ static long tier_cb(__u32 i, void *data)
 	}
 	ts->nr += ts->last_on;
 	return 0;
-}
-
-/* Set bits of a 64-bit word (BPF has no popcount instruction). */
-static __always_inline __u64 popcount64(__u64 x)
-{
-	x = x - ((x >> 1) & 0x5555555555555555ULL);
-	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (x * 0x0101010101010101ULL) >> 56;
 }
 
 struct word_ctx {
@@ -590,12 +529,6 @@ static __always_inline int load_pmd_word(struct walk *w, struct pmd_table *pt,
 	pt->skip[k] = skip;
 	pt->loaded |= 1ULL << k;
 	return 0;
-}
-
-/* How many low bits of x are set before the first clear one. */
-static __always_inline __u64 trailing_ones(__u64 x)
-{
-	return popcount64(x & ~(x + 1));
 }
 
 /*

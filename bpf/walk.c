@@ -16,7 +16,7 @@
 #include "sampler.skel.h"
 
 /* One pass from wk->resume (UINT64_MAX: no pages, only the task). */
-static int walk_pass(struct mdkd_sampler *s, struct walker *wk)
+static int walk_pass(struct mdk_sampler *s, struct walker *wk)
 {
 	struct sampler_bpf__bss *bss = s->skel->bss;
 	uint64_t t0;
@@ -57,7 +57,7 @@ static int walk_pass(struct mdkd_sampler *s, struct walker *wk)
 	return 0;
 }
 
-static void uncache_links(struct mdkd_sampler *s)
+static void uncache_links(struct mdk_sampler *s)
 {
 	uint32_t i;
 
@@ -76,7 +76,7 @@ static void uncache_links(struct mdkd_sampler *s)
  * walking a small process.  Short of files, the sampler stops keeping
  * them.
  */
-int sampler__walk_begin(struct mdkd_sampler *s, pid_t pid,
+int sampler__walk_begin(struct mdk_sampler *s, pid_t pid,
 			struct bpf_link **cache, bool pages, struct walker *wk)
 {
 	LIBBPF_OPTS(bpf_iter_attach_opts, opts);
@@ -117,7 +117,7 @@ int sampler__walk_begin(struct mdkd_sampler *s, pid_t pid,
 }
 
 /* Give the walk's iterator to @e to keep (see sampler__walk_begin()). */
-void sampler__walk_keep(struct mdkd_sampler *s, struct walker *wk,
+void sampler__walk_keep(struct mdk_sampler *s, struct walker *wk,
 			struct proc_ent *e)
 {
 	if (wk->cached || s->no_link_cache || e->link)
@@ -130,7 +130,7 @@ void sampler__walk_keep(struct mdkd_sampler *s, struct walker *wk,
  * Finish the walk: when @report, turn every pass's records into page ids
  * of process number @proc (sampler__ids_add()); then detach.
  */
-int sampler__walk_finish(struct mdkd_sampler *s, struct walker *wk,
+int sampler__walk_finish(struct mdk_sampler *s, struct walker *wk,
 			 uint32_t proc, bool report)
 {
 	int err = 0;

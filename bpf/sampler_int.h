@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sampler's internals, shared by the loader's sources in sampler/ and
- * by nothing else (never installed, never included outside sampler/):
- * struct mdkd_sampler, the process table's entries, the walker, and the
+ * The sampler's internals, shared by the loader's sources in bpf/ and
+ * by nothing else (never installed, never included outside bpf/):
+ * struct mdk_sampler, the process table's entries, the walker, and the
  * functions one piece calls in another.  The pieces:
  *
  *	loader.c  the BPF skeleton (open, hooks, load, attach, maps),
@@ -19,8 +19,8 @@
  * Functions here are named sampler__*(): libmdk-sampler.a is linked into
  * programs with names of their own.
  */
-#ifndef MDKD_SAMPLER_INT_H
-#define MDKD_SAMPLER_INT_H
+#ifndef MDK_BPF_SAMPLER_INT_H
+#define MDK_BPF_SAMPLER_INT_H
 
 #include <errno.h>
 #include <stdarg.h>
@@ -44,7 +44,7 @@ struct sampler_bpf;
 
 /* A process number's entry (procs.c). */
 struct proc_ent {
-	struct mdkd_sampler_proc pub;
+	struct mdk_sampler_proc pub;
 	int clear_fd; /* /proc/PID/clear_refs; -1 once gone */
 	struct bpf_link *link; /* the iterator attached to its PID, or NULL */
 	uint64_t mm; /* mm_struct the walk saw */
@@ -65,14 +65,14 @@ struct ident {
 	uint64_t start_ns;
 };
 
-struct mdkd_sampler {
+struct mdk_sampler {
 	struct sampler_bpf *skel;
 	char *cgroup;
 	char proc_root[ROOT_MAX];
 	char sys_root[ROOT_MAX];
 	unsigned int flags;
 	int tier_node;
-	void (*before_reset)(void *arg, const struct mdkd_sampler_window *w);
+	void (*before_reset)(void *arg, const struct mdk_sampler_window *w);
 	void *before_reset_arg;
 	bool have_counters;
 	bool no_link_cache; /* out of files once: attach per walk */
@@ -101,12 +101,12 @@ struct mdkd_sampler {
 	size_t cap_known;
 	uint64_t *ids;
 	size_t nr_ids, cap_ids;
-	struct mdkd_page_run *runs; /* MDKD_SAMPLER_RUNS */
+	struct mdk_sampler_page_run *runs; /* MDK_SAMPLER_RUNS */
 	size_t nr_runs, cap_runs;
 	bool sorted; /* ids or runs ascend, without repeats */
 
 	/* The window being ended. */
-	struct mdkd_sampler_window cur;
+	struct mdk_sampler_window cur;
 
 	struct sampler_counts last;
 	uint64_t window;
@@ -177,28 +177,28 @@ static inline int cmp_pid(const void *a, const void *b)
 /* target.c */
 int sampler__cgroup_level(const char *path, uint32_t *level, char *msg,
 			  size_t len);
-int sampler__gather(struct mdkd_sampler *s, char *msg, size_t len);
+int sampler__gather(struct mdk_sampler *s, char *msg, size_t len);
 
 /* procs.c */
-int sampler__sample_all(struct mdkd_sampler *s, bool starting, char *msg,
+int sampler__sample_all(struct mdk_sampler *s, bool starting, char *msg,
 			size_t len);
 
 /* walk.c */
-int sampler__walk_begin(struct mdkd_sampler *s, pid_t pid,
+int sampler__walk_begin(struct mdk_sampler *s, pid_t pid,
 			struct bpf_link **cache, bool pages, struct walker *wk);
-void sampler__walk_keep(struct mdkd_sampler *s, struct walker *wk,
+void sampler__walk_keep(struct mdk_sampler *s, struct walker *wk,
 			struct proc_ent *e);
-int sampler__walk_finish(struct mdkd_sampler *s, struct walker *wk,
+int sampler__walk_finish(struct mdk_sampler *s, struct walker *wk,
 			 uint32_t proc, bool report);
 
 /* ids.c */
-void sampler__ids_reset(struct mdkd_sampler *s);
-int sampler__ids_add(struct mdkd_sampler *s, uint32_t proc, uint32_t nr);
-void sampler__ids_deliver(struct mdkd_sampler *s);
+void sampler__ids_reset(struct mdk_sampler *s);
+int sampler__ids_add(struct mdk_sampler *s, uint32_t proc, uint32_t nr);
+void sampler__ids_deliver(struct mdk_sampler *s);
 
 /* tier.c */
-int sampler__tier_init(struct mdkd_sampler *s, uint64_t *block_bytes, char *msg,
+int sampler__tier_init(struct mdk_sampler *s, uint64_t *block_bytes, char *msg,
 		       size_t len);
-int sampler__tier_refresh(struct mdkd_sampler *s, char *msg, size_t len);
+int sampler__tier_refresh(struct mdk_sampler *s, char *msg, size_t len);
 
-#endif /* MDKD_SAMPLER_INT_H */
+#endif /* MDK_BPF_SAMPLER_INT_H */

@@ -138,30 +138,6 @@ static int done(struct mdk_memnode *node, int ret)
 	return ret;
 }
 
-int mdk_memnode_read(struct mdk_memnode *node, uint64_t off, void *buf,
-		     size_t len)
-{
-	int ret = check(node, off, len);
-
-	if (ret)
-		return ret;
-	/* A single access is ordered after everything before it. */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return done(node, node->ops->read(node->priv, off, buf, len));
-}
-
-int mdk_memnode_write(struct mdk_memnode *node, uint64_t off, const void *buf,
-		      size_t len)
-{
-	int ret = check(node, off, len);
-
-	if (ret)
-		return ret;
-	ret = done(node, node->ops->write(node->priv, off, buf, len));
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return ret;
-}
-
 int sw_memnode_rd(struct mdk_memnode *node, uint64_t off, void *buf, size_t len)
 {
 	int ret = check(node, off, len);
@@ -179,6 +155,26 @@ int sw_memnode_wr(struct mdk_memnode *node, uint64_t off, const void *buf,
 	if (ret)
 		return ret;
 	return done(node, node->ops->write(node->priv, off, buf, len));
+}
+
+/*
+ * A single access, outside a round, is ordered after everything before it
+ * and before everything after it.
+ */
+int mdk_memnode_read(struct mdk_memnode *node, uint64_t off, void *buf,
+		     size_t len)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return sw_memnode_rd(node, off, buf, len);
+}
+
+int mdk_memnode_write(struct mdk_memnode *node, uint64_t off, const void *buf,
+		      size_t len)
+{
+	int ret = sw_memnode_wr(node, off, buf, len);
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return ret;
 }
 
 int mdk_memnode_cas(struct mdk_memnode *node, uint64_t off, uint64_t expect,
@@ -241,8 +237,8 @@ static void sigbus_install(void)
  * ascending address order: a reader that sees a client's later store also
  * sees its earlier ones (the protocols store prev before slot, and read
  * slot before prev).  A store followed by a load needs a full fence in
- * between, which mdk_memnode_fence() provides (round.c issues it between
- * the accesses of a batch, and a CAS is one).
+ * between: round.c's exec_op() issues one before a load that follows a
+ * store in a batch, and a CAS is one.
  */
 static void copy_in(uint64_t *dst, const uint64_t *src, size_t words)
 {

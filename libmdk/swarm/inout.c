@@ -460,3 +460,25 @@ void sw_post_bg(struct mdk_swarm_client *c)
 	if (sw_post(c) >= 0)
 		sw_bg_done(c);
 }
+
+/*
+ * A committed write's timestamp: the clock's next, raised above every
+ * candidate of view @v so that the write is above all it saw.  Returns 0,
+ * or -EOVERFLOW when the timestamps are used up.
+ */
+int sw_ts_above(struct mdk_swarm_client *c, const struct sw_view *v,
+		uint64_t *ts)
+{
+	uint64_t top = 0;
+
+	for (unsigned int j = 0; j < v->ncand; j++)
+		if (v->cand[j].id > top)
+			top = v->cand[j].id;
+	*ts = sw_next_ts(c);
+	if (*ts <= sw_id_ts(top))
+		*ts = sw_id_ts(top) + 1;
+	if (*ts > SW_TS_MAX)
+		return -EOVERFLOW;
+	c->last_ts = *ts;
+	return 0;
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Types shared by sampler/sampler.bpf.c and its loader (the libbpf-tools
- * triple; the loader is sampler/loader.c, walk.c and ids.c): __u32-style,
+ * Types shared by bpf/sampler.bpf.c and its loader (the libbpf-tools
+ * triple; the loader is bpf/loader.c, walk.c and ids.c): __u32-style,
  * no kernel headers.  Userspace includes <linux/types.h> first.
  */
 #ifndef MDK_BPF_SAMPLER_H

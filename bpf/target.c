@@ -3,7 +3,7 @@
  * What the target is: a command line target parsed into a cgroup or PIDs,
  * the cgroup's depth for the BPF program's membership test, the PIDs of
  * a cgroup subtree read from its cgroup.procs files, and the PID set,
- * which grows with mdkd_sampler_add_pid() and shrinks as its processes
+ * which grows with mdk_sampler_add_pid() and shrinks as its processes
  * exit (procs.c).
  */
 #include <dirent.h>
@@ -28,8 +28,8 @@ static size_t sort_unique_pids(pid_t *p, size_t n)
 	return j;
 }
 
-int mdkd_read_pids(const char *path, pid_t **pids, size_t *nr, size_t *cap,
-		   char *msg, size_t len)
+int mdk_sampler_read_pids(const char *path, pid_t **pids, size_t *nr,
+			  size_t *cap, char *msg, size_t len)
 {
 	unsigned int line = 0;
 	char buf[64], *end;
@@ -82,7 +82,7 @@ static int cgroup_walk(const char *dir, pid_t **pids, size_t *nr, size_t *cap,
 		return -ELOOP;
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	err = mdkd_read_pids(path, pids, nr, cap, msg, len);
+	err = mdk_sampler_read_pids(path, pids, nr, cap, msg, len);
 	if (err)
 		return err;
 	d = opendir(dir);
@@ -105,8 +105,8 @@ static int cgroup_walk(const char *dir, pid_t **pids, size_t *nr, size_t *cap,
 	return err;
 }
 
-int mdkd_cgroup_pids(const char *dir, pid_t **pids, size_t *nr, size_t *cap,
-		     char *msg, size_t len)
+int mdk_sampler_cgroup_pids(const char *dir, pid_t **pids, size_t *nr,
+			    size_t *cap, char *msg, size_t len)
 {
 	size_t first = *nr;
 	int err;
@@ -139,8 +139,8 @@ static int parse_pid_list(const char *s, pid_t **pids, size_t *nr)
 	return *nr ? 0 : -EINVAL;
 }
 
-int mdkd_sampler_parse_target(const char *s, char *cgroup, size_t len,
-			      pid_t **pids, size_t *nr)
+int mdk_sampler_parse_target(const char *s, char *cgroup, size_t len,
+			     pid_t **pids, size_t *nr)
 {
 	struct stat st;
 
@@ -185,14 +185,15 @@ int sampler__cgroup_level(const char *path, uint32_t *level, char *msg,
 }
 
 /* The target's processes now, into s->members (sorted, unique). */
-int sampler__gather(struct mdkd_sampler *s, char *msg, size_t len)
+int sampler__gather(struct mdk_sampler *s, char *msg, size_t len)
 {
 	int err;
 
 	s->nr_members = 0;
 	if (s->cgroup) {
-		err = mdkd_cgroup_pids(s->cgroup, &s->members, &s->nr_members,
-				       &s->cap_members, msg, len);
+		err = mdk_sampler_cgroup_pids(s->cgroup, &s->members,
+					      &s->nr_members, &s->cap_members,
+					      msg, len);
 		if (err == -ENOENT)
 			set_msg(msg, len, "cgroup %s is gone", s->cgroup);
 		return err;
@@ -208,7 +209,7 @@ int sampler__gather(struct mdkd_sampler *s, char *msg, size_t len)
 	return 0;
 }
 
-int mdkd_sampler_add_pid(struct mdkd_sampler *s, pid_t pid)
+int mdk_sampler_add_pid(struct mdk_sampler *s, pid_t pid)
 {
 	char path[PATH_MAX];
 	int err;

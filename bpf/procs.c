@@ -26,7 +26,7 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int open_clear_refs(struct mdkd_sampler *s, pid_t pid)
+static int open_clear_refs(struct mdk_sampler *s, pid_t pid)
 {
 	char path[PATH_MAX];
 	int fd;
@@ -36,7 +36,7 @@ static int open_clear_refs(struct mdkd_sampler *s, pid_t pid)
 	return fd < 0 ? -errno : fd;
 }
 
-static void read_comm(struct mdkd_sampler *s, pid_t pid, char comm[16])
+static void read_comm(struct mdk_sampler *s, pid_t pid, char comm[16])
 {
 	char path[PATH_MAX];
 	ssize_t n;
@@ -59,19 +59,19 @@ static void read_comm(struct mdkd_sampler *s, pid_t pid, char comm[16])
  * Reset the Accessed bits (1) and flush the TLB (4, which also clears the
  * soft-dirty bits): see Documentation/sampler.rst for why both.
  */
-static int clear_bits(struct mdkd_sampler *s, struct proc_ent *e)
+static int clear_bits(struct mdk_sampler *s, struct proc_ent *e)
 {
 	if (e->clear_fd < 0)
 		return -ESRCH;
 	if (write(e->clear_fd, "1", 1) != 1)
 		return -errno;
-	if (!(s->flags & MDKD_SAMPLER_NO_FLUSH) &&
+	if (!(s->flags & MDK_SAMPLER_NO_FLUSH) &&
 	    write(e->clear_fd, "4", 1) != 1)
 		return -errno;
 	return 0;
 }
 
-static int clear_timed(struct mdkd_sampler *s, struct proc_ent *e)
+static int clear_timed(struct mdk_sampler *s, struct proc_ent *e)
 {
 	uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	int err = clear_bits(s, e);
@@ -81,13 +81,13 @@ static int clear_timed(struct mdkd_sampler *s, struct proc_ent *e)
 }
 
 /* A new process number for @pid (owning @fd); NULL when out of numbers. */
-static struct proc_ent *new_proc(struct mdkd_sampler *s, pid_t pid, int fd,
+static struct proc_ent *new_proc(struct mdk_sampler *s, pid_t pid, int fd,
 				 const struct ident *id, uint64_t valid_window)
 {
 	size_t cap = s->cap_procs;
 	struct proc_ent *e;
 
-	if (s->nr_procs >= MDKD_SAMPLER_MAX_PROCS)
+	if (s->nr_procs >= MDK_SAMPLER_MAX_PROCS)
 		return NULL;
 	if (grow(&s->procs, &cap, s->nr_procs + 1, sizeof(*s->procs)))
 		return NULL;
@@ -115,7 +115,7 @@ static struct proc_ent *new_proc(struct mdkd_sampler *s, pid_t pid, int fd,
 }
 
 /* The process behind @e left the target (or exited). */
-static void drop_proc(struct mdkd_sampler *s, struct proc_ent *e)
+static void drop_proc(struct mdk_sampler *s, struct proc_ent *e)
 {
 	pid_t *p, pid = e->pub.pid;
 	__u32 key = pid;
@@ -146,14 +146,14 @@ static int cmp_live(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static struct live *live_find(struct mdkd_sampler *s, pid_t pid)
+static struct live *live_find(struct mdk_sampler *s, pid_t pid)
 {
 	struct live key = { .pid = pid };
 
 	return bsearch(&key, s->live, s->nr_live, sizeof(*s->live), cmp_live);
 }
 
-static int live_add(struct mdkd_sampler *s, size_t *n, struct proc_ent *e)
+static int live_add(struct mdk_sampler *s, size_t *n, struct proc_ent *e)
 {
 	if (grow(&s->next_live, &s->cap_next_live, *n + 1,
 		 sizeof(*s->next_live)))
@@ -169,7 +169,7 @@ static int live_add(struct mdkd_sampler *s, size_t *n, struct proc_ent *e)
  * @e is a member for the next window: reset its bits now, or with a
  * before_reset hook once every process is walked (reset_members()).
  */
-static int keep_member(struct mdkd_sampler *s, size_t *nl, struct proc_ent *e)
+static int keep_member(struct mdk_sampler *s, size_t *nl, struct proc_ent *e)
 {
 	if (!s->before_reset && clear_timed(s, e)) {
 		/* Exited after the walk: reported for this window, gone. */
@@ -180,7 +180,7 @@ static int keep_member(struct mdkd_sampler *s, size_t *nl, struct proc_ent *e)
 }
 
 /* The resets keep_member() left for after the hook; @nl as it says. */
-static void reset_members(struct mdkd_sampler *s, size_t *nl)
+static void reset_members(struct mdk_sampler *s, size_t *nl)
 {
 	size_t i, j;
 
@@ -196,7 +196,7 @@ static void reset_members(struct mdkd_sampler *s, size_t *nl)
 	*nl = j;
 }
 
-static void mark_reported(struct mdkd_sampler *s, struct proc_ent *e)
+static void mark_reported(struct mdk_sampler *s, struct proc_ent *e)
 {
 	if (e->pub.first_window == UINT64_MAX)
 		e->pub.first_window = s->window;
@@ -209,10 +209,10 @@ static void mark_reported(struct mdkd_sampler *s, struct proc_ent *e)
  * every process at window 0's start).  Its bits count for this window only
  * if it started after the window's start: a fork starts with every
  * Accessed bit clear, an exec with a fresh address space.  Otherwise they
- * may be older, so it is only reset now; with MDKD_SAMPLER_MET_RESIDENT
+ * may be older, so it is only reset now; with MDK_SAMPLER_MET_RESIDENT
  * its resident pages are reported instead (in window 0 at the start).
  */
-static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
+static int sample_fresh(struct mdk_sampler *s, pid_t pid, size_t *nl,
 			bool starting, char *msg, size_t len)
 {
 	struct proc_ent *e;
@@ -242,7 +242,7 @@ static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 		return 0;
 	}
 	report = !starting && wk.id.start_ns >= s->window_start_ns;
-	met = !report && (s->flags & MDKD_SAMPLER_MET_RESIDENT);
+	met = !report && (s->flags & MDK_SAMPLER_MET_RESIDENT);
 	if (met) {
 		/* Walk again, from the start, for the resident pages. */
 		wk.resident = true;
@@ -254,7 +254,7 @@ static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 		sampler__walk_finish(s, &wk, 0, false);
 		close(fd);
 		set_msg(msg, len, "out of process numbers (%u) or memory",
-			MDKD_SAMPLER_MAX_PROCS);
+			MDK_SAMPLER_MAX_PROCS);
 		return -ENOSPC;
 	}
 	sampler__walk_keep(s, &wk, e);
@@ -275,7 +275,7 @@ static int sample_fresh(struct mdkd_sampler *s, pid_t pid, size_t *nl,
 }
 
 /* A process that was a member at the last window boundary. */
-static int sample_known(struct mdkd_sampler *s, uint32_t id, size_t *nl,
+static int sample_known(struct mdk_sampler *s, uint32_t id, size_t *nl,
 			char *msg, size_t len)
 {
 	struct proc_ent *e = &s->procs[id], *n;
@@ -334,7 +334,7 @@ static int sample_known(struct mdkd_sampler *s, uint32_t id, size_t *nl,
 }
 
 /* Walk every member; called at window boundaries. */
-int sampler__sample_all(struct mdkd_sampler *s, bool starting, char *msg,
+int sampler__sample_all(struct mdk_sampler *s, bool starting, char *msg,
 			size_t len)
 {
 	size_t i, nl = 0, nk = 0;
@@ -392,20 +392,20 @@ int sampler__sample_all(struct mdkd_sampler *s, bool starting, char *msg,
 	return 0;
 }
 
-const struct mdkd_sampler_proc *mdkd_sampler_proc(const struct mdkd_sampler *s,
-						  uint32_t id)
+const struct mdk_sampler_proc *mdk_sampler_proc(const struct mdk_sampler *s,
+						uint32_t id)
 {
 	return id < s->nr_procs ? &s->procs[id].pub : NULL;
 }
 
-uint32_t mdkd_sampler_nr_procs(const struct mdkd_sampler *s)
+uint32_t mdk_sampler_nr_procs(const struct mdk_sampler *s)
 {
 	return s->nr_procs;
 }
 
-int mdkd_sampler_write_procs(const struct mdkd_sampler *s, const char *path)
+int mdk_sampler_write_procs(const struct mdk_sampler *s, const char *path)
 {
-	const struct mdkd_sampler_proc *p;
+	const struct mdk_sampler_proc *p;
 	uint32_t id;
 	FILE *f;
 

@@ -195,6 +195,68 @@ static void chaos_pause(struct mdk_swarm_client *c)
 	}
 }
 
+/* Chaos: drop the batches of up to as many live nodes as a majority spares. */
+static uint32_t chaos_drops(struct mdk_swarm_client *c)
+{
+	struct mdk_swarm *s = c->s;
+	unsigned int live = 0, drop_max;
+	uint32_t drop = 0;
+
+	for (unsigned int i = 0; i < s->n; i++)
+		if (!mdk_memnode_crashed(s->nodes[i]))
+			live++;
+	drop_max = live > s->quorum ? live - s->quorum : 0;
+	for (unsigned int k = 0; k < drop_max; k++)
+		drop |= 1U << (sw_rand(c) % s->n);
+	return drop;
+}
+
+/* The first @nops accesses of node @i's batch: 0, or the failed one's error. */
+static int exec_batch(struct mdk_swarm_client *c, unsigned int i,
+		      unsigned int nops, bool chaos)
+{
+	struct sw_batch *b = &c->b[i];
+	int ret = 0;
+
+	for (unsigned int k = 0; k < nops && !ret; k++) {
+		ret = exec_op(c->s->nodes[i], &b->ops[k],
+			      k && b->ops[k - 1].kind == SW_WR);
+		if (chaos)
+			chaos_pause(c);
+	}
+	return ret;
+}
+
+/* Node @i answered: its round trip time goes into @rtt. */
+static void answer(struct mdk_swarm_client *c, unsigned int i, uint64_t *rtt,
+		   unsigned int *nans)
+{
+	c->b[i].answered = true;
+	c->answered |= 1U << i;
+	rtt[(*nans)++] = mdk_memnode_rtt(c->s->nodes[i]);
+}
+
+/*
+ * The majority-th fastest answer ends the round (a round sent to fewer
+ * nodes waits for all of them); callers check that enough nodes answered.
+ */
+static void wait_quorum(struct mdk_swarm_client *c, uint64_t *rtt,
+			unsigned int nans)
+{
+	uint64_t t;
+
+	for (unsigned int i = 1; i < nans; i++)
+		for (unsigned int k = i; k > 0 && rtt[k - 1] > rtt[k]; k--) {
+			t = rtt[k];
+			rtt[k] = rtt[k - 1];
+			rtt[k - 1] = t;
+		}
+	t = rtt[(nans < c->s->quorum ? nans : c->s->quorum) - 1];
+	c->last.rtt_ns += t;
+	if (t)
+		c->last.wait_ns += wait_ns(t);
+}
+
 /*
  * Run the round built with sw_add_*().  @post: the batches are only sent,
  * not waited for (a background round: no round trip is counted, and
@@ -204,7 +266,7 @@ static int run_round(struct mdk_swarm_client *c, bool post)
 {
 	struct mdk_swarm *s = c->s;
 	uint64_t rtt[MDK_SWARM_MAX_NODES];
-	unsigned int nans = 0, live = 0, drop_max = 0, round;
+	unsigned int nans = 0, round;
 	uint32_t drop = 0;
 	uint64_t t_exec;
 	bool crash = false, chaos = false;
@@ -214,15 +276,9 @@ static int run_round(struct mdk_swarm_client *c, bool post)
 	if (c->crash_in && --c->crash_in == 0)
 		crash = true;
 	round = post ? c->last.rtts + 1 : ++c->last.rtts;
-
 	if (c->chaos_ppm && sw_rand(c) % 1000000 < c->chaos_ppm) {
 		chaos = true;
-		for (unsigned int i = 0; i < s->n; i++)
-			if (!mdk_memnode_crashed(s->nodes[i]))
-				live++;
-		drop_max = live > s->quorum ? live - s->quorum : 0;
-		for (unsigned int k = 0; k < drop_max; k++)
-			drop |= 1U << (sw_rand(c) % s->n);
+		drop = chaos_drops(c);
 	}
 
 	c->answered = 0;
@@ -231,7 +287,6 @@ static int run_round(struct mdk_swarm_client *c, bool post)
 	for (unsigned int i = 0; i < s->n; i++) {
 		struct sw_batch *b = &c->b[i];
 		unsigned int nops = b->n;
-		int ret = 0;
 
 		b->answered = false;
 		if (b->n && c->hook && !c->hook(c->hook_arg, round, i))
@@ -245,19 +300,10 @@ static int run_round(struct mdk_swarm_client *c, bool post)
 			nops = b->n ? (unsigned int)(sw_rand(c) % (b->n + 1)) :
 				      0;
 		}
-		if (mdk_memnode_crashed(s->nodes[i]))
+		if (mdk_memnode_crashed(s->nodes[i]) ||
+		    exec_batch(c, i, nops, chaos) || crash)
 			continue;
-		for (unsigned int k = 0; k < nops && !ret; k++) {
-			ret = exec_op(s->nodes[i], &b->ops[k],
-				      k && b->ops[k - 1].kind == SW_WR);
-			if (chaos)
-				chaos_pause(c);
-		}
-		if (ret || crash)
-			continue;
-		b->answered = true;
-		c->answered |= 1U << i;
-		rtt[nans++] = mdk_memnode_rtt(s->nodes[i]);
+		answer(c, i, rtt, &nans);
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (crash) {
@@ -268,45 +314,14 @@ static int run_round(struct mdk_swarm_client *c, bool post)
 	 * Chaos only delays messages: a client that lacks a majority waits,
 	 * and the delayed batches arrive after all.
 	 */
-	for (unsigned int i = 0; i < s->n && nans < s->quorum && !post; i++) {
-		struct sw_batch *b = &c->b[i];
-		int ret = 0;
-
-		if (!b->n || !(drop & (1U << i)) ||
-		    mdk_memnode_crashed(s->nodes[i]))
-			continue;
-		for (unsigned int k = 0; k < b->n && !ret; k++)
-			ret = exec_op(s->nodes[i], &b->ops[k],
-				      k && b->ops[k - 1].kind == SW_WR);
-		if (ret)
-			continue;
-		b->answered = true;
-		c->answered |= 1U << i;
-		rtt[nans++] = mdk_memnode_rtt(s->nodes[i]);
-	}
+	for (unsigned int i = 0; i < s->n && nans < s->quorum && !post; i++)
+		if (c->b[i].n && (drop & (1U << i)) &&
+		    !mdk_memnode_crashed(s->nodes[i]) &&
+		    !exec_batch(c, i, c->b[i].n, false))
+			answer(c, i, rtt, &nans);
 	c->last.exec_ns += mono_ns() - t_exec;
-	if (!nans || post)
-		return (int)nans;
-
-	/*
-	 * The majority-th fastest answer ends the round (a round sent to
-	 * fewer nodes waits for all of them); callers check that enough
-	 * nodes answered.
-	 */
-	for (unsigned int i = 1; i < nans; i++)
-		for (unsigned int k = i; k > 0 && rtt[k - 1] > rtt[k]; k--) {
-			uint64_t t = rtt[k];
-
-			rtt[k] = rtt[k - 1];
-			rtt[k - 1] = t;
-		}
-	{
-		uint64_t t = rtt[(nans < s->quorum ? nans : s->quorum) - 1];
-
-		c->last.rtt_ns += t;
-		if (t)
-			c->last.wait_ns += wait_ns(t);
-	}
+	if (nans && !post)
+		wait_quorum(c, rtt, nans);
 	return (int)nans;
 }
 

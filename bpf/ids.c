@@ -2,7 +2,7 @@
 /*
  * The BPF program's records into page ids: each PTE record's bitmap and
  * each huge record's range become ids (or runs of them, with
- * MDKD_SAMPLER_RUNS), appended to the window in walk order, then sorted
+ * MDK_SAMPLER_RUNS), appended to the window in walk order, then sorted
  * and made unique when a renumbered process or a re-found VMA broke the
  * order.  Checked first: a malformed record is refused, not expanded.
  */
@@ -25,7 +25,8 @@ static int check_recs(const struct sampler_rec *recs, size_t nr,
 		const struct sampler_rec *r = &recs[i];
 		unsigned int bits = 0;
 
-		if (r->addr & 4095 || r->addr >> (MDKD_PAGE_VPN_BITS + 12))
+		if (r->addr & 4095 ||
+		    r->addr >> (MDK_SAMPLER_PAGE_VPN_BITS + 12))
 			return -EINVAL;
 		switch (r->kind) {
 		case SAMPLER_REC_PTE:
@@ -40,8 +41,9 @@ static int check_recs(const struct sampler_rec *recs, size_t nr,
 					 SAMPLER_PTRS_PER_TABLE / 2;
 			break;
 		case SAMPLER_REC_HUGE:
-			if (!r->nr_pages || (r->addr >> 12) + r->nr_pages >
-						    1ULL << MDKD_PAGE_VPN_BITS)
+			if (!r->nr_pages ||
+			    (r->addr >> 12) + r->nr_pages >
+				    1ULL << MDK_SAMPLER_PAGE_VPN_BITS)
 				return -EINVAL;
 			(*runs)++;
 			break;
@@ -90,7 +92,7 @@ static void fill_ids(uint64_t *ids, uint64_t first, uint64_t nr)
 static void expand_ids(const struct sampler_rec *recs, size_t nr, uint32_t proc,
 		       uint64_t *ids, size_t *n, bool *sorted)
 {
-	uint64_t base = (uint64_t)proc << MDKD_PAGE_VPN_BITS, vpn;
+	uint64_t base = (uint64_t)proc << MDK_SAMPLER_PAGE_VPN_BITS, vpn;
 	size_t i, k = *n, k0;
 	unsigned int j;
 
@@ -119,8 +121,8 @@ static void expand_ids(const struct sampler_rec *recs, size_t nr, uint32_t proc,
 	*n = k;
 }
 
-int mdkd_sampler_expand(const struct sampler_rec *recs, size_t nr,
-			uint32_t proc, uint64_t *ids, size_t cap, size_t *n)
+int mdk_sampler_expand(const struct sampler_rec *recs, size_t nr, uint32_t proc,
+		       uint64_t *ids, size_t cap, size_t *n)
 {
 	uint64_t need, runs;
 	bool sorted = true;
@@ -137,10 +139,10 @@ int mdkd_sampler_expand(const struct sampler_rec *recs, size_t nr,
 
 /* Append the run [first, first + nr), joined to the last one if it
  * continues it; *@sorted cleared when it does not come after it. */
-static void put_run(struct mdkd_page_run *runs, size_t *n, uint64_t first,
-		    uint64_t nr, bool *sorted)
+static void put_run(struct mdk_sampler_page_run *runs, size_t *n,
+		    uint64_t first, uint64_t nr, bool *sorted)
 {
-	struct mdkd_page_run *last = *n ? &runs[*n - 1] : NULL;
+	struct mdk_sampler_page_run *last = *n ? &runs[*n - 1] : NULL;
 
 	if (last && last->first + last->nr == first) {
 		last->nr += nr;
@@ -153,10 +155,10 @@ static void put_run(struct mdkd_page_run *runs, size_t *n, uint64_t first,
 }
 
 static void expand_runs(const struct sampler_rec *recs, size_t nr,
-			uint32_t proc, struct mdkd_page_run *runs, size_t *n,
-			bool *sorted)
+			uint32_t proc, struct mdk_sampler_page_run *runs,
+			size_t *n, bool *sorted)
 {
-	uint64_t base = (uint64_t)proc << MDKD_PAGE_VPN_BITS, vpn, w, x;
+	uint64_t base = (uint64_t)proc << MDK_SAMPLER_PAGE_VPN_BITS, vpn, w, x;
 	unsigned int j, b, len;
 	size_t i;
 
@@ -182,9 +184,9 @@ static void expand_runs(const struct sampler_rec *recs, size_t nr,
 	}
 }
 
-int mdkd_sampler_expand_runs(const struct sampler_rec *recs, size_t nr,
-			     uint32_t proc, struct mdkd_page_run *runs,
-			     size_t cap, size_t *n)
+int mdk_sampler_expand_runs(const struct sampler_rec *recs, size_t nr,
+			    uint32_t proc, struct mdk_sampler_page_run *runs,
+			    size_t cap, size_t *n)
 {
 	uint64_t pages, need;
 	bool sorted = true;
@@ -200,7 +202,7 @@ int mdkd_sampler_expand_runs(const struct sampler_rec *recs, size_t nr,
 }
 
 /* The window begins with no pages. */
-void sampler__ids_reset(struct mdkd_sampler *s)
+void sampler__ids_reset(struct mdk_sampler *s)
 {
 	s->nr_ids = 0;
 	s->nr_runs = 0;
@@ -212,7 +214,7 @@ void sampler__ids_reset(struct mdkd_sampler *s)
  * @proc to the window: their page ids or runs, and their pages on the tier
  * node.
  */
-int sampler__ids_add(struct mdkd_sampler *s, uint32_t proc, uint32_t nr)
+int sampler__ids_add(struct mdk_sampler *s, uint32_t proc, uint32_t nr)
 {
 	uint64_t need, runs;
 	uint32_t i;
@@ -223,7 +225,7 @@ int sampler__ids_add(struct mdkd_sampler *s, uint32_t proc, uint32_t nr)
 		return err;
 	for (i = 0; i < nr; i++)
 		s->cur.tier_pages += s->recs[i].nr_tier;
-	if (s->flags & MDKD_SAMPLER_RUNS) {
+	if (s->flags & MDK_SAMPLER_RUNS) {
 		err = grow(&s->runs, &s->cap_runs, s->nr_runs + runs,
 			   sizeof(*s->runs));
 		if (!err)
@@ -248,19 +250,19 @@ static int cmp_u64(const void *a, const void *b)
 
 static int cmp_run(const void *a, const void *b)
 {
-	const struct mdkd_page_run *x = a, *y = b;
+	const struct mdk_sampler_page_run *x = a, *y = b;
 
 	return (x->first > y->first) - (x->first < y->first);
 }
 
 /* Sort the runs and join the ones that overlap or touch. */
-static void sort_runs(struct mdkd_sampler *s)
+static void sort_runs(struct mdk_sampler *s)
 {
 	uint64_t i, j, end;
 
 	qsort(s->runs, s->nr_runs, sizeof(*s->runs), cmp_run);
 	for (i = j = 0; i < s->nr_runs; i++) {
-		struct mdkd_page_run *last = j ? &s->runs[j - 1] : NULL;
+		struct mdk_sampler_page_run *last = j ? &s->runs[j - 1] : NULL;
 
 		if (last && s->runs[i].first <= last->first + last->nr) {
 			end = s->runs[i].first + s->runs[i].nr;
@@ -273,7 +275,7 @@ static void sort_runs(struct mdkd_sampler *s)
 	s->nr_runs = j;
 }
 
-static void sort_ids(struct mdkd_sampler *s)
+static void sort_ids(struct mdk_sampler *s)
 {
 	uint64_t i, j;
 
@@ -285,17 +287,17 @@ static void sort_ids(struct mdkd_sampler *s)
 }
 
 /* The window's pages into s->cur, sorted and unique. */
-void sampler__ids_deliver(struct mdkd_sampler *s)
+void sampler__ids_deliver(struct mdk_sampler *s)
 {
 	uint64_t i;
 
 	/* Sorted unless a process was renumbered; walks never repeat a page
 	 * except when the iterator re-finds a VMA after dropping mmap_lock. */
-	if (!s->sorted && (s->flags & MDKD_SAMPLER_RUNS))
+	if (!s->sorted && (s->flags & MDK_SAMPLER_RUNS))
 		sort_runs(s);
 	else if (!s->sorted)
 		sort_ids(s);
-	if (s->flags & MDKD_SAMPLER_RUNS) {
+	if (s->flags & MDK_SAMPLER_RUNS) {
 		s->cur.runs = s->runs;
 		s->cur.nr_runs = s->nr_runs;
 		for (i = 0; i < s->nr_runs; i++)

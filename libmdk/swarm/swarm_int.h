@@ -217,7 +217,7 @@ uint64_t sw_next_ts(struct mdk_swarm_client *c);
 void sw_see_ts(struct mdk_swarm_client *c, uint64_t id);
 uint64_t sw_rand(struct mdk_swarm_client *c);
 
-/* layout helpers (kv.c) */
+/* The layout of a node (store.c lays it out). */
 static inline uint64_t sw_meta(const struct mdk_swarm *s, int32_t way)
 {
 	return s->h.meta_off + (uint64_t)way * s->h.meta_size;
@@ -260,6 +260,7 @@ int sw_entry_value(const struct mdk_swarm *s, const struct sw_entry *e,
 
 /* kv.c */
 int sw_locate(struct mdk_swarm_client *c, struct sw_kent *ke, bool claim);
+int sw_read_quorum(struct mdk_swarm_client *c, struct sw_kent *ke, bool bg);
 
 /* inout.c: views of one way on every node, the In-n-Out register. */
 struct sw_cand {
@@ -301,5 +302,7 @@ void sw_keybytes_done(struct mdk_swarm_client *c, struct sw_kent *ke);
 void sw_add_bg(struct mdk_swarm_client *c);
 void sw_bg_done(struct mdk_swarm_client *c);
 void sw_post_bg(struct mdk_swarm_client *c);
+int sw_ts_above(struct mdk_swarm_client *c, const struct sw_view *v,
+		uint64_t *ts);
 
 #endif /* MDK_SWARM_INT_H */

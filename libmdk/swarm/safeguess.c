@@ -56,34 +56,55 @@
 #define SG_SLOW_KEPT MDK_SWARM_SLOW_KEPT
 #define SG_SLOW_RETRY MDK_SWARM_SLOW_RETRY
 
-static int read_view(struct mdk_swarm_client *c, struct sw_kent *ke)
+/* What a reader's lock of a guess found on the nodes that answered. */
+struct sg_lock {
+	unsigned int set; /* nodes where commit holds the guess */
+	bool aborted; /* its writer aborted it somewhere */
+	bool moved_on; /* its writer aborted a later guess */
+};
+
+/*
+ * The reader's side of the timestamp lock on guess @cd: CAS commit[w] to
+ * it, then read abort[w], on every node that knows the key, in one round.
+ */
+static int lock_guess(struct mdk_swarm_client *c, struct sw_kent *ke,
+		      const struct sw_cand *cd, struct sg_lock *lk)
 {
+	struct mdk_swarm *s = c->s;
+	const struct sw_view *v = c->view;
+	struct sw_op *cas[MDK_SWARM_MAX_NODES] = { 0 };
+	uint64_t *abt[MDK_SWARM_MAX_NODES] = { 0 };
+	unsigned int w = sw_id_cid(cd->id);
 	int ret;
 
 	sw_round_begin(c);
 	sw_add_bg(c);
-	sw_add_read_meta(c, ke);
+	for (unsigned int i = 0; i < s->n; i++) {
+		if (!v->meta[i])
+			continue;
+		cas[i] = sw_add_cas(c, i,
+				    sw_wordoff(s, ke->way[i], w, SW_COMMIT),
+				    sw_mword(s, v->meta[i], w, SW_COMMIT),
+				    cd->id << 2);
+		abt[i] = sw_word(c, 0);
+		sw_add_rd(c, i, sw_wordoff(s, ke->way[i], w, SW_ABORT), abt[i],
+			  8);
+	}
 	ret = sw_round(c);
 	if (ret < 0)
 		return ret;
 	sw_bg_done(c);
-	sw_view_build(c, ke, c->view);
-	if (sw_popcount(c->view->answered) < c->s->quorum &&
-	    c->view->undecided) {
-		/* The key's buckets wrap around the index: look it up. */
-		ret = sw_locate(c, ke, false);
-		if (ret)
-			return ret;
-		sw_round_begin(c);
-		sw_add_read_meta(c, ke);
-		ret = sw_round(c);
-		if (ret < 0)
-			return ret;
-		sw_view_build(c, ke, c->view);
-	}
-	if (sw_popcount(c->view->answered) < c->s->quorum) {
-		c->dead = true; /* no majority: the store is gone */
-		return -EIO;
+	*lk = (struct sg_lock){ 0 };
+	for (unsigned int i = 0; i < s->n; i++) {
+		if (!cas[i] || !c->b[i].answered)
+			continue;
+		if (cas[i]->old == cas[i]->expect ||
+		    sw_id(cas[i]->old) == cd->id)
+			lk->set++;
+		if (sw_id(*abt[i]) == cd->id)
+			lk->aborted = true;
+		else if (sw_id(*abt[i]) > cd->id)
+			lk->moved_on = true;
 	}
 	return 0;
 }
@@ -98,17 +119,14 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 	uint64_t seen_id = 0;
 	int ret;
 
-	ret = read_view(c, ke);
+	ret = sw_read_quorum(c, ke, true);
 	if (ret)
 		return ret;
 	view_round = c->last.rtts;
 
 	for (unsigned int iter = 0; iter < SG_MAX_ITER; iter++) {
 		struct sw_cand *cd = sw_view_max(v, drop, ndrop);
-		struct sw_op *cas[MDK_SWARM_MAX_NODES] = { 0 };
-		uint64_t *abt[MDK_SWARM_MAX_NODES] = { 0 };
-		unsigned int w, set = 0;
-		bool aborted = false, moved_on = false;
+		struct sg_lock lk;
 		int vret;
 
 		if (!cd)
@@ -141,36 +159,10 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 		}
 
 		/* It is fresh: lock it, then look for its writer's abort. */
-		w = sw_id_cid(cd->id);
-		sw_round_begin(c);
-		sw_add_bg(c);
-		for (unsigned int i = 0; i < s->n; i++) {
-			if (!v->meta[i])
-				continue;
-			cas[i] = sw_add_cas(
-				c, i, sw_wordoff(s, ke->way[i], w, SW_COMMIT),
-				sw_mword(s, v->meta[i], w, SW_COMMIT),
-				cd->id << 2);
-			abt[i] = sw_word(c, 0);
-			sw_add_rd(c, i, sw_wordoff(s, ke->way[i], w, SW_ABORT),
-				  abt[i], 8);
-		}
-		ret = sw_round(c);
+		ret = lock_guess(c, ke, cd, &lk);
 		if (ret < 0)
 			return ret;
-		sw_bg_done(c);
-		for (unsigned int i = 0; i < s->n; i++) {
-			if (!cas[i] || !c->b[i].answered)
-				continue;
-			if (cas[i]->old == cas[i]->expect ||
-			    sw_id(cas[i]->old) == cd->id)
-				set++;
-			if (sw_id(*abt[i]) == cd->id)
-				aborted = true;
-			else if (sw_id(*abt[i]) > cd->id)
-				moved_on = true;
-		}
-		if (aborted) {
+		if (lk.aborted) {
 			/* Its writer is deciding: its write has not completed. */
 			c->last.slow |= SG_SLOW_ABORTED;
 			if (ndrop < sizeof(drop) / sizeof(drop[0]))
@@ -183,7 +175,7 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 		 * Its writer is on a later slow write: the fate of this one
 		 * (committed, or aborted for a higher one) shows in a new view.
 		 */
-		if (moved_on || set < s->quorum)
+		if (lk.moved_on || lk.set < s->quorum)
 			goto reread;
 		/* Locked on a majority without abort: committed for good. */
 		vret = sw_value_of(c, ke, v, cd, val, vlen, c->wimg);
@@ -199,7 +191,7 @@ static int sg_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 		return vret;
 reread:
 		ndrop = 0;
-		ret = read_view(c, ke);
+		ret = sw_read_quorum(c, ke, true);
 		if (ret)
 			return ret;
 		view_round = c->last.rtts;
@@ -235,15 +227,91 @@ static unsigned int installed(struct mdk_swarm_client *c, struct sw_kent *ke)
 	return sw_participants(c, ke);
 }
 
+/*
+ * The writer's side of the timestamp lock on its guess @g: write abort,
+ * then read commit; keep g, committed, where a reader locked it, else
+ * install the value again above every candidate seen, committed at once.
+ */
+static int settle_guess(struct mdk_swarm_client *c, struct sw_kent *ke,
+			uint64_t g, unsigned int loc, const void *val,
+			size_t vlen, bool tomb)
+{
+	struct mdk_swarm *s = c->s;
+	struct sw_view *v = c->view;
+	uint64_t *commit[MDK_SWARM_MAX_NODES] = { 0 };
+	uint64_t g2, ts;
+	bool kept = false;
+	int ret;
+
+	sw_round_begin(c);
+	sw_add_bg(c);
+	for (unsigned int i = 0; i < s->n; i++) {
+		if (ke->way[i] < 0)
+			continue;
+		sw_add_wr(c, i, sw_wordoff(s, ke->way[i], c->id, SW_ABORT),
+			  sw_word(c, sw_id(g) << 2), 8);
+		commit[i] = sw_word(c, 0);
+		sw_add_rd(c, i, sw_wordoff(s, ke->way[i], c->id, SW_COMMIT),
+			  commit[i], 8);
+	}
+	sw_add_read_meta(c, ke);
+	ret = sw_round(c);
+	if (ret < 0)
+		return ret;
+	sw_bg_done(c);
+	if (installed(c, ke) < s->quorum) {
+		c->dead = true;
+		return -EIO;
+	}
+	for (unsigned int i = 0; i < s->n; i++)
+		if (commit[i] && c->b[i].answered &&
+		    sw_id(*commit[i]) == sw_id(g))
+			kept = true;
+
+	sw_round_begin(c);
+	sw_add_bg(c);
+	if (kept) {
+		/* A reader may have returned g: keep it, committed. */
+		c->last.slow |= SG_SLOW_KEPT;
+		for (unsigned int i = 0; i < s->n; i++)
+			if (ke->way[i] >= 0)
+				sw_add_wr(c, i,
+					  sw_wordoff(s, ke->way[i], c->id,
+						     SW_SLOT),
+					  sw_word(c, g | SW_VER), 8);
+		g2 = g | SW_VER;
+	} else {
+		/* No reader will return g: write again above all we saw. */
+		c->last.slow |= SG_SLOW_RETRY;
+		sw_view_build(c, ke, v);
+		ret = sw_ts_above(c, v, &ts);
+		if (ret)
+			return ret;
+		g2 = sw_make(ts, c->id, true, loc);
+		sw_entry_fill(s, ke->tag, c->wimg, g2, val, vlen, tomb);
+		sw_add_install(c, ke, 0, g2, c->wimg);
+		sw_add_inplace(c, ke, c->wimg);
+	}
+	ret = sw_round(c);
+	if (ret < 0)
+		return ret;
+	sw_bg_done(c);
+	ke->slot = g2;
+	ke->slot_committed = true;
+	if (installed(c, ke) < s->quorum) {
+		c->dead = true;
+		return -EIO;
+	}
+	return 0;
+}
+
 static int sg_put(struct mdk_swarm_client *c, struct sw_kent *ke,
 		  const void *val, size_t vlen, bool tomb)
 {
 	struct mdk_swarm *s = c->s;
 	struct sw_view *v = c->view;
-	uint64_t newprev = 0, cur_prev = ke->prev, g, g2, ts, top = 0;
-	uint64_t *commit[MDK_SWARM_MAX_NODES] = { 0 };
+	uint64_t newprev = 0, cur_prev = ke->prev, g, ts;
 	unsigned int loc;
-	bool kept = false;
 	int ret;
 
 	if (c->bg_pending && c->bg_kent == ke)
@@ -290,72 +358,7 @@ static int sg_put(struct mdk_swarm_client *c, struct sw_kent *ke,
 
 	/* Not provably fresh: settle g's timestamp lock. */
 	c->last.slow |= SG_SLOW_GUESS;
-	sw_round_begin(c);
-	sw_add_bg(c);
-	for (unsigned int i = 0; i < s->n; i++) {
-		if (ke->way[i] < 0)
-			continue;
-		sw_add_wr(c, i, sw_wordoff(s, ke->way[i], c->id, SW_ABORT),
-			  sw_word(c, sw_id(g) << 2), 8);
-		commit[i] = sw_word(c, 0);
-		sw_add_rd(c, i, sw_wordoff(s, ke->way[i], c->id, SW_COMMIT),
-			  commit[i], 8);
-	}
-	sw_add_read_meta(c, ke);
-	ret = sw_round(c);
-	if (ret < 0)
-		return ret;
-	sw_bg_done(c);
-	if (installed(c, ke) < s->quorum) {
-		c->dead = true;
-		return -EIO;
-	}
-	for (unsigned int i = 0; i < s->n; i++)
-		if (commit[i] && c->b[i].answered &&
-		    sw_id(*commit[i]) == sw_id(g))
-			kept = true;
-
-	sw_round_begin(c);
-	sw_add_bg(c);
-	if (kept) {
-		/* A reader may have returned g: keep it, committed. */
-		c->last.slow |= SG_SLOW_KEPT;
-		for (unsigned int i = 0; i < s->n; i++)
-			if (ke->way[i] >= 0)
-				sw_add_wr(c, i,
-					  sw_wordoff(s, ke->way[i], c->id,
-						     SW_SLOT),
-					  sw_word(c, g | SW_VER), 8);
-		g2 = g | SW_VER;
-	} else {
-		/* No reader will return g: write again above all we saw. */
-		c->last.slow |= SG_SLOW_RETRY;
-		sw_view_build(c, ke, v);
-		for (unsigned int j = 0; j < v->ncand; j++)
-			if (v->cand[j].id > top)
-				top = v->cand[j].id;
-		ts = sw_next_ts(c);
-		if (ts <= sw_id_ts(top))
-			ts = sw_id_ts(top) + 1;
-		if (ts > SW_TS_MAX)
-			return -EOVERFLOW;
-		c->last_ts = ts;
-		g2 = sw_make(ts, c->id, true, loc);
-		sw_entry_fill(s, ke->tag, c->wimg, g2, val, vlen, tomb);
-		sw_add_install(c, ke, 0, g2, c->wimg);
-		sw_add_inplace(c, ke, c->wimg);
-	}
-	ret = sw_round(c);
-	if (ret < 0)
-		return ret;
-	sw_bg_done(c);
-	ke->slot = g2;
-	ke->slot_committed = true;
-	if (installed(c, ke) < s->quorum) {
-		c->dead = true;
-		return -EIO;
-	}
-	return 0;
+	return settle_guess(c, ke, g, loc, val, vlen, tomb);
 }
 
 const struct sw_proto_ops sw_proto_swarm = {

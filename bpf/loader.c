@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loader of sampler/sampler.bpf.c: opens the skeleton for a target,
+ * The loader of bpf/sampler.bpf.c: opens the skeleton for a target,
  * picks the fault counters' hooks for the running kernel, loads and
  * attaches it and maps its record and tier maps; and the windows around
- * it: mdkd_sampler_start() and _next() read the promotion counters and
+ * it: mdk_sampler_start() and _next() read the promotion counters and
  * have every process walked (procs.c), its records turned into page ids
- * (ids.c).  sampler/sampler_int.h lists the other pieces;
- * Documentation/sampler.rst explains the design; sampler/loader.h the API.
+ * (ids.c).  bpf/sampler_int.h lists the other pieces;
+ * Documentation/sampler.rst explains the design; bpf/loader.h the API.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +23,7 @@
 
 #define DEFAULT_MAX_RECS 16384
 
-int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
+int mdk_sampler_start(struct mdk_sampler *s, char *msg, size_t len)
 {
 	int err;
 
@@ -45,8 +45,8 @@ int mdkd_sampler_start(struct mdkd_sampler *s, char *msg, size_t len)
 	return 0;
 }
 
-int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
-		      char *msg, size_t len)
+int mdk_sampler_next(struct mdk_sampler *s, struct mdk_sampler_window *w,
+		     char *msg, size_t len)
 {
 	uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), now;
 	struct sampler_counts c;
@@ -58,7 +58,7 @@ int mdkd_sampler_next(struct mdkd_sampler *s, struct mdkd_sampler_window *w,
 	}
 	now = clock_ns(CLOCK_BOOTTIME);
 	memset(&s->cur, 0, sizeof(s->cur));
-	/* Window 0 keeps what start() met (MDKD_SAMPLER_MET_RESIDENT). */
+	/* Window 0 keeps what start() met (MDK_SAMPLER_MET_RESIDENT). */
 	if (s->window)
 		sampler__ids_reset(s);
 	/* The counters first: the before_reset hook sees them. */
@@ -106,10 +106,10 @@ static bool kernel_has_func(const struct btf *btf, const char *name)
 }
 
 /* Pick the fault counters' hooks for this kernel (core_fixes.bpf.h). */
-static void choose_hooks(struct mdkd_sampler *s, const struct btf *btf)
+static void choose_hooks(struct mdk_sampler *s, const struct btf *btf)
 {
 	struct sampler_bpf *k = s->skel;
-	bool counters = !(s->flags & MDKD_SAMPLER_NO_COUNTERS);
+	bool counters = !(s->flags & MDK_SAMPLER_NO_COUNTERS);
 	bool nr = kernel_has_func(btf, "swap_free_nr");
 	bool folio = kernel_has_func(btf, "migrate_misplaced_folio");
 	bool promo = counters && s->tier_node >= 0;
@@ -149,15 +149,116 @@ static void *map_mmap(struct bpf_map *map, size_t *bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-struct mdkd_sampler *mdkd_sampler_new(const struct mdkd_sampler_opts *opts,
-				      char *msg, size_t len)
+/* The target, validated before any side effect: a cgroup or PIDs. */
+static int set_target(struct mdk_sampler *s,
+		      const struct mdk_sampler_opts *opts, uint32_t *level,
+		      uint64_t *cgroup_id, char *msg, size_t len)
 {
-	uint32_t level = 0;
-	uint64_t block_bytes = 0;
-	struct mdkd_sampler *s;
 	struct stat st;
 	size_t i;
 	int err;
+
+	if (!opts->cgroup) {
+		for (i = 0; i < opts->nr_pids; i++) {
+			err = mdk_sampler_add_pid(s, opts->pids[i]);
+			if (err) {
+				set_msg(msg, len, "process %d: %s",
+					opts->pids[i], strerror(-err));
+				return err;
+			}
+		}
+		return 0;
+	}
+	err = sampler__cgroup_level(opts->cgroup, level, msg, len);
+	if (err)
+		return err;
+	if (stat(opts->cgroup, &st)) {
+		err = -errno;
+		set_msg(msg, len, "%s: %s", opts->cgroup, strerror(errno));
+		return err;
+	}
+	*cgroup_id = st.st_ino;
+	s->cgroup = strdup(opts->cgroup);
+	if (!s->cgroup) {
+		set_msg(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Open the skeleton and fill its knobs, as libbpf-tools do before load. */
+static int open_skel(struct mdk_sampler *s, uint32_t level, uint64_t cgroup_id,
+		     uint64_t block_bytes, char *msg, size_t len)
+{
+	s->skel = sampler_bpf__open();
+	if (!s->skel) {
+		set_msg(msg, len, "opening the BPF sampler: %s",
+			strerror(errno));
+		return errno ? -errno : -EINVAL;
+	}
+	s->skel->rodata->targ_max_recs = s->max_recs;
+	bpf_map__set_max_entries(s->skel->maps.recs, s->max_recs);
+	if (s->tier_node >= 0) {
+		s->skel->rodata->targ_tier = true;
+		s->skel->rodata->targ_block_shift =
+			__builtin_ctzll(block_bytes) - 12;
+		s->skel->rodata->targ_tier_words = s->tier_words;
+		bpf_map__set_max_entries(s->skel->maps.tier_blocks,
+					 s->tier_words);
+	}
+	if (s->cgroup) {
+		s->skel->rodata->targ_cgroup_id = cgroup_id;
+		s->skel->rodata->targ_cgroup_level = level;
+	}
+	/* Without BTF no fentry program loads either: the load says so. */
+	pthread_once(&vmlinux_btf_once, load_vmlinux_btf);
+	choose_hooks(s, vmlinux_btf);
+	return 0;
+}
+
+/* Load and attach the opened skeleton and map its mmapable maps. */
+static int start_skel(struct mdk_sampler *s, char *msg, size_t len)
+{
+	int err = sampler_bpf__load(s->skel);
+
+	if (err) {
+		set_msg(msg, len,
+			"loading the BPF sampler: %s (needs root, BTF and "
+			"x86-64; run with -v for libbpf's log)",
+			strerror(-err));
+		return err;
+	}
+	err = sampler_bpf__attach(s->skel);
+	if (err) {
+		set_msg(msg, len, "attaching the BPF sampler: %s",
+			strerror(-err));
+		return err;
+	}
+	s->recs = map_mmap(s->skel->maps.recs, &s->recs_bytes);
+	if (!s->recs) {
+		set_msg(msg, len, "mapping the record map: %s",
+			strerror(errno));
+		return errno ? -errno : -ENOMEM;
+	}
+	if (s->tier_node >= 0) {
+		s->tier = map_mmap(s->skel->maps.tier_blocks, &s->tier_bytes);
+		if (!s->tier) {
+			err = -errno;
+			set_msg(msg, len, "mapping the tier map: %s",
+				strerror(errno));
+			munmap(s->recs, s->recs_bytes);
+			return err;
+		}
+	}
+	return 0;
+}
+
+struct mdk_sampler *mdk_sampler_new(const struct mdk_sampler_opts *opts,
+				    char *msg, size_t len)
+{
+	uint64_t block_bytes = 0, cgroup_id = 0;
+	uint32_t level = 0;
+	struct mdk_sampler *s;
 
 	if (!opts->cgroup && !opts->nr_pids) {
 		set_msg(msg, len, "no target: give a cgroup or PIDs");
@@ -181,91 +282,14 @@ struct mdkd_sampler *mdkd_sampler_new(const struct mdkd_sampler_opts *opts,
 			ROOT_MAX - 1);
 		goto err_free;
 	}
-
-	/* Validate the target before any side effect. */
-	if (opts->cgroup) {
-		err = sampler__cgroup_level(opts->cgroup, &level, msg, len);
-		if (err)
-			goto err_free;
-		if (stat(opts->cgroup, &st)) {
-			set_msg(msg, len, "%s: %s", opts->cgroup,
-				strerror(errno));
-			goto err_free;
-		}
-		s->cgroup = strdup(opts->cgroup);
-		if (!s->cgroup) {
-			set_msg(msg, len, "out of memory");
-			goto err_free;
-		}
-	} else {
-		for (i = 0; i < opts->nr_pids; i++) {
-			err = mdkd_sampler_add_pid(s, opts->pids[i]);
-			if (err) {
-				set_msg(msg, len, "process %d: %s",
-					opts->pids[i], strerror(-err));
-				goto err_free;
-			}
-		}
-	}
-	if (sampler__tier_init(s, &block_bytes, msg, len))
+	if (set_target(s, opts, &level, &cgroup_id, msg, len) ||
+	    sampler__tier_init(s, &block_bytes, msg, len) ||
+	    open_skel(s, level, cgroup_id, block_bytes, msg, len))
 		goto err_free;
-
-	s->skel = sampler_bpf__open();
-	if (!s->skel) {
-		set_msg(msg, len, "opening the BPF sampler: %s",
-			strerror(errno));
-		goto err_free;
-	}
-	s->skel->rodata->targ_max_recs = s->max_recs;
-	bpf_map__set_max_entries(s->skel->maps.recs, s->max_recs);
-	if (s->tier_node >= 0) {
-		s->skel->rodata->targ_tier = true;
-		s->skel->rodata->targ_block_shift =
-			__builtin_ctzll(block_bytes) - 12;
-		s->skel->rodata->targ_tier_words = s->tier_words;
-		bpf_map__set_max_entries(s->skel->maps.tier_blocks,
-					 s->tier_words);
-	}
-	if (s->cgroup) {
-		s->skel->rodata->targ_cgroup_id = st.st_ino;
-		s->skel->rodata->targ_cgroup_level = level;
-	}
-	/* Without BTF no fentry program loads either: the load says so. */
-	pthread_once(&vmlinux_btf_once, load_vmlinux_btf);
-	choose_hooks(s, vmlinux_btf);
-
-	err = sampler_bpf__load(s->skel);
-	if (err) {
-		set_msg(msg, len,
-			"loading the BPF sampler: %s (needs root, BTF and "
-			"x86-64; run with -v for libbpf's log)",
-			strerror(-err));
+	if (start_skel(s, msg, len))
 		goto err_destroy;
-	}
-	err = sampler_bpf__attach(s->skel);
-	if (err) {
-		set_msg(msg, len, "attaching the BPF sampler: %s",
-			strerror(-err));
-		goto err_destroy;
-	}
-	s->recs = map_mmap(s->skel->maps.recs, &s->recs_bytes);
-	if (!s->recs) {
-		set_msg(msg, len, "mapping the record map: %s",
-			strerror(errno));
-		goto err_destroy;
-	}
-	if (s->tier_node >= 0) {
-		s->tier = map_mmap(s->skel->maps.tier_blocks, &s->tier_bytes);
-		if (!s->tier) {
-			set_msg(msg, len, "mapping the tier map: %s",
-				strerror(errno));
-			goto err_unmap_recs;
-		}
-	}
 	return s;
 
-err_unmap_recs:
-	munmap(s->recs, s->recs_bytes);
 err_destroy:
 	sampler_bpf__destroy(s->skel);
 err_free:
@@ -276,7 +300,7 @@ err_free:
 	return NULL;
 }
 
-void mdkd_sampler_free(struct mdkd_sampler *s)
+void mdk_sampler_free(struct mdk_sampler *s)
 {
 	uint32_t i;
 

@@ -25,12 +25,8 @@
 
 #include "swarm_int.h"
 
-#if __has_include("../kmod/uapi/cmm_mp.h")
-#include "../kmod/uapi/cmm_mp.h"
-#define HAVE_CMM_MP 1
-#endif
+#include "kmod/uapi/cmm_mp.h"
 
-#ifdef HAVE_CMM_MP
 struct cmm_node {
 	int fd;
 	unsigned int device;
@@ -47,12 +43,10 @@ static uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
-#endif
 
 int mdk_memnode_cmm_mp_info(const char *path, unsigned int *nr_devices,
 			    uint64_t *segment_bytes, char *err, size_t errlen)
 {
-#ifdef HAVE_CMM_MP
 	struct cmm_mp_info info = { 0 };
 	int fd = open(path ? path : CMM_MP_DEVICE_PATH, O_RDWR | O_CLOEXEC);
 
@@ -74,17 +68,8 @@ int mdk_memnode_cmm_mp_info(const char *path, unsigned int *nr_devices,
 	*nr_devices = info.nr_devices;
 	*segment_bytes = info.segment_bytes;
 	return 0;
-#else
-	(void)path;
-	(void)nr_devices;
-	(void)segment_bytes;
-	sw_err(err, errlen,
-	       "cmm_mp: libmdk was built without kmod/uapi/cmm_mp.h");
-	return -EOPNOTSUPP;
-#endif
 }
 
-#ifdef HAVE_CMM_MP
 static bool cmm_failed(void *priv)
 {
 	struct cmm_node *cn = priv;
@@ -142,14 +127,12 @@ static const struct mdk_memnode_ops cmm_ops = {
 	.failed = cmm_failed,
 	.destroy = cmm_destroy,
 };
-#endif
 
 struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
 					   unsigned int device,
 					   unsigned int segment, uint64_t bytes,
 					   char *err, size_t errlen)
 {
-#ifdef HAVE_CMM_MP
 	const char *p = path ? path : CMM_MP_DEVICE_PATH;
 	struct cmm_mp_device_info di = { .id = device };
 	struct cmm_mp_segment_info si = { 0 };
@@ -233,13 +216,4 @@ struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
 err_close:
 	close(fd);
 	return NULL;
-#else
-	(void)path;
-	(void)device;
-	(void)segment;
-	(void)bytes;
-	sw_err(err, errlen,
-	       "cmm_mp: libmdk was built without kmod/uapi/cmm_mp.h");
-	return NULL;
-#endif
 }

@@ -10,42 +10,12 @@
 
 #include "swarm_int.h"
 
-static int read_view(struct mdk_swarm_client *c, struct sw_kent *ke)
-{
-	int ret;
-
-	sw_round_begin(c);
-	sw_add_read_meta(c, ke);
-	ret = sw_round(c);
-	if (ret < 0)
-		return ret;
-	sw_view_build(c, ke, c->view);
-	if (sw_popcount(c->view->answered) < c->s->quorum &&
-	    c->view->undecided) {
-		/* The key's buckets wrap around the index: look it up. */
-		ret = sw_locate(c, ke, false);
-		if (ret)
-			return ret;
-		sw_round_begin(c);
-		sw_add_read_meta(c, ke);
-		ret = sw_round(c);
-		if (ret < 0)
-			return ret;
-		sw_view_build(c, ke, c->view);
-	}
-	if (sw_popcount(c->view->answered) < c->s->quorum) {
-		c->dead = true;
-		return -EIO;
-	}
-	return 0;
-}
-
 static int abd_get(struct mdk_swarm_client *c, struct sw_kent *ke, void *val,
 		   size_t *vlen)
 {
 	for (;;) {
 		struct sw_cand *cd;
-		int ret = read_view(c, ke), vret;
+		int ret = sw_read_quorum(c, ke, false), vret;
 
 		if (ret)
 			return ret;
@@ -66,21 +36,15 @@ static int abd_put(struct mdk_swarm_client *c, struct sw_kent *ke,
 		   const void *val, size_t vlen, bool tomb)
 {
 	struct mdk_swarm *s = c->s;
-	uint64_t newprev = 0, cur_prev = ke->prev, top = 0, ts, g;
+	uint64_t newprev = 0, cur_prev = ke->prev, ts, g;
 	unsigned int loc;
-	int ret = read_view(c, ke);
+	int ret = sw_read_quorum(c, ke, false);
 
 	if (ret)
 		return ret;
-	for (unsigned int j = 0; j < c->view->ncand; j++)
-		if (c->view->cand[j].id > top)
-			top = c->view->cand[j].id;
-	ts = sw_next_ts(c);
-	if (ts <= sw_id_ts(top))
-		ts = sw_id_ts(top) + 1;
-	if (ts > SW_TS_MAX)
-		return -EOVERFLOW;
-	c->last_ts = ts;
+	ret = sw_ts_above(c, c->view, &ts);
+	if (ret)
+		return ret;
 	if (ke->slot && sw_id(ke->slot) > sw_id(ke->prev)) {
 		newprev = ke->slot | SW_VER;
 		cur_prev = newprev;

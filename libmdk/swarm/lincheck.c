@@ -137,6 +137,43 @@ struct frame {
 /*
  * Check one key's operations.  Returns 1 linearizable, 0 not, or -errno.
  */
+/*
+ * The calls and returns of @ops in time order, in @evs (2 * @n room), as a
+ * doubly linked list behind @head, each call matched with its return.
+ */
+static int history(const struct mdk_lin_op *const *ops, size_t n,
+		   struct ev *evs, struct ev *head)
+{
+	struct ev **call_of = calloc(n, sizeof(*call_of)), *e;
+	size_t nev = 0;
+
+	if (!call_of)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		evs[nev++] =
+			(struct ev){ .t = ops[i]->call_ns, .op = (uint32_t)i };
+		if (ops[i]->ret_ns != MDK_LIN_PENDING)
+			evs[nev++] = (struct ev){ .t = ops[i]->ret_ns,
+						  .op = (uint32_t)i,
+						  .ret = true };
+	}
+	qsort(evs, nev, sizeof(*evs), cmp_ev);
+	for (size_t i = 0; i < nev; i++) {
+		if (!evs[i].ret)
+			call_of[evs[i].op] = &evs[i];
+		else
+			call_of[evs[i].op]->match = &evs[i];
+	}
+	free(call_of);
+	e = head;
+	for (size_t i = 0; i < nev; i++) {
+		e->next = &evs[i];
+		evs[i].prev = e;
+		e = &evs[i];
+	}
+	return 0;
+}
+
 static int check_key(const struct mdk_lin_op *const *ops, size_t n,
 		     uint64_t budget, uint64_t *explored)
 {
@@ -145,7 +182,7 @@ static int check_key(const struct mdk_lin_op *const *ops, size_t n,
 	uint64_t *z1, *z2, h1 = 0, h2 = 0, state = MDK_LIN_ABSENT;
 	uint64_t seed = 0x5eed5eed ^ n;
 	struct memo memo = { 0 };
-	size_t nev = 0, sp = 0;
+	size_t sp = 0;
 	int ret = -ENOMEM;
 
 	evs = calloc(2 * n, sizeof(*evs));
@@ -157,34 +194,9 @@ static int check_key(const struct mdk_lin_op *const *ops, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		z1[i] = mix(&seed);
 		z2[i] = mix(&seed);
-		evs[nev++] =
-			(struct ev){ .t = ops[i]->call_ns, .op = (uint32_t)i };
-		if (ops[i]->ret_ns != MDK_LIN_PENDING)
-			evs[nev++] = (struct ev){ .t = ops[i]->ret_ns,
-						  .op = (uint32_t)i,
-						  .ret = true };
 	}
-	qsort(evs, nev, sizeof(*evs), cmp_ev);
-	{
-		struct ev **call_of = calloc(n, sizeof(*call_of));
-
-		if (!call_of)
-			goto out;
-		for (size_t i = 0; i < nev; i++) {
-			if (!evs[i].ret)
-				call_of[evs[i].op] = &evs[i];
-			else
-				call_of[evs[i].op]->match = &evs[i];
-		}
-		free(call_of);
-	}
-	/* A doubly linked list behind a dummy head. */
-	e = &head;
-	for (size_t i = 0; i < nev; i++) {
-		e->next = &evs[i];
-		evs[i].prev = e;
-		e = &evs[i];
-	}
+	if (history(ops, n, evs, &head))
+		goto out;
 
 	e = head.next;
 	ret = 1;

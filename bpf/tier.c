@@ -66,9 +66,9 @@ static int memory_block_bytes(const char *sys_root, uint64_t *bytes, char *msg,
 	return 0;
 }
 
-int mdkd_node_blocks(const char *sys_root, int node, uint64_t *bitmap,
-		     size_t nwords, uint64_t *block_bytes, char *msg,
-		     size_t len)
+int mdk_sampler_node_blocks(const char *sys_root, int node, uint64_t *bitmap,
+			    size_t nwords, uint64_t *block_bytes, char *msg,
+			    size_t len)
 {
 	char path[PATH_MAX], *end;
 	struct dirent *de;
@@ -113,7 +113,7 @@ int mdkd_node_blocks(const char *sys_root, int node, uint64_t *bitmap,
  * Size the tier bitmap for the block size (*@block_bytes) and fail now on
  * a node that does not exist; nothing to do without a tier node.
  */
-int sampler__tier_init(struct mdkd_sampler *s, uint64_t *block_bytes, char *msg,
+int sampler__tier_init(struct mdk_sampler *s, uint64_t *block_bytes, char *msg,
 		       size_t len)
 {
 	int err;
@@ -129,12 +129,13 @@ int sampler__tier_init(struct mdkd_sampler *s, uint64_t *block_bytes, char *msg,
 		set_msg(msg, len, "out of memory");
 		return -ENOMEM;
 	}
-	return mdkd_node_blocks(s->sys_root, s->tier_node, s->tier_scratch,
-				s->tier_words, block_bytes, msg, len);
+	return mdk_sampler_node_blocks(s->sys_root, s->tier_node,
+				       s->tier_scratch, s->tier_words,
+				       block_bytes, msg, len);
 }
 
 /* Refresh the tier node's block bitmap (memory is hot-added later). */
-int sampler__tier_refresh(struct mdkd_sampler *s, char *msg, size_t len)
+int sampler__tier_refresh(struct mdk_sampler *s, char *msg, size_t len)
 {
 	uint64_t bytes;
 	size_t i;
@@ -142,8 +143,9 @@ int sampler__tier_refresh(struct mdkd_sampler *s, char *msg, size_t len)
 
 	if (s->tier_node < 0)
 		return 0;
-	err = mdkd_node_blocks(s->sys_root, s->tier_node, s->tier_scratch,
-			       s->tier_words, &bytes, msg, len);
+	err = mdk_sampler_node_blocks(s->sys_root, s->tier_node,
+				      s->tier_scratch, s->tier_words, &bytes,
+				      msg, len);
 	if (err)
 		return err;
 	for (i = 0; i < s->tier_words; i++)

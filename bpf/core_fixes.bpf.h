@@ -55,7 +55,7 @@ static __always_inline bool folio_swapbacked(struct folio *folio)
 }
 
 /*
- * Hook choices made by the loader (sampler/loader.c), one program per
+ * Hook choices made by the loader (bpf/loader.c), one program per
  * kernel variant:
  *
  * - The swap entry of a page swapped back in is released by swap_free() in
