@@ -6,7 +6,10 @@
 # swarm, libmdk), run by
 # tests/unit/run.  VM tests: tests/vm/NAME.sh, or tests/vm/NAME.c built to
 # $(B)/tests/vm/NAME; a test with a tests/vm/NAME.bpf.c is built once per
-# kernel, against that kernel's vmlinux.h, to $(B)/tests/vm/KVER/NAME.
+# kernel, against that kernel's vmlinux.h, to $(B)/tests/vm/KVER/NAME.  The
+# VM bench's own parts (what the guest runs, the tests' shell libraries
+# and C helpers, helper programs built to $(B)/tests/vm/lib/NAME) are in
+# tests/vm/lib/; tests/vm/run boots it.
 
 KSELFTEST_DIR ?= /usr/src/linux-source-6.1/tools/testing/selftests
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
@@ -16,7 +19,18 @@ UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 EXTRA_CFLAGS_tests/unit/ := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null) \
 	$(SYS_CFLAGS) -Itests/unit
 
-$(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(MDK_LIBS_SAN_A)
+# The helpers the unit tests share (tests/unit/NAME.c with its NAME.h:
+# traces, brute forces, checks, a fake cgroup tree) are built once into
+# one archive that each unit test links.
+UNIT_HELPER_SRCS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
+UNIT_HELPERS_A := $(B)/san/tests/unit/libunit.a
+
+$(UNIT_HELPERS_A): $(UNIT_HELPER_SRCS:%.c=$(B)/san/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(UNIT_HELPERS_A) $(MDK_LIBS_SAN_A)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) $(SYS_LIBS) $(LIBMDK_LIBS)
@@ -31,16 +45,27 @@ $(B)/tests/unit/test_cmm_mp_owner: $(B)/san/kmod/cmm_mp_owner.o
 EXTRA_CFLAGS_tests/unit/ += -Ikmod
 
 VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))
-VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c))
+# tests/vm/lib/NAME.c with a NAME.h are helpers the C tests link (one
+# archive); the other tests/vm/lib/*.c are helper programs.
+VM_LIB_SRCS := $(patsubst %.h,%.c,$(wildcard tests/vm/lib/*.h))
+VM_LIB_A := $(B)/tests/vm/lib/libvmtest.a
+VM_C_SRCS := $(filter-out $(VM_BPF_TESTS:%=%.c) %.bpf.c,$(wildcard tests/vm/*.c)) \
+	$(filter-out $(VM_LIB_SRCS),$(wildcard tests/vm/lib/*.c))
 VM_TESTS := $(VM_C_SRCS:tests/vm/%.c=$(B)/tests/vm/%) \
 	$(foreach k,$(KVERS),$(VM_BPF_TESTS:tests/vm/%=$(B)/tests/vm/$(k)/%))
 EXTRA_CFLAGS_tests/vm/ := -I$(KSELFTEST_DIR) -Itests/vm \
 	$(shell $(PKG_CONFIG) --cflags libbpf numa 2>/dev/null)
+EXTRA_CFLAGS_tests/vm/lib/ := $(EXTRA_CFLAGS_tests/vm/)
 VM_LIBS := $(shell $(PKG_CONFIG) --libs libbpf numa 2>/dev/null) -lelf -lz -lpthread
+
+$(VM_LIB_A): $(VM_LIB_SRCS:%.c=$(B)/%.o)
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # Plain C tests may use any library of the tree, e.g. the sampler's
 # loader.
-$(B)/tests/vm/%: $(B)/tests/vm/%.o $(MDK_LIBS_A)
+$(B)/tests/vm/%: $(B)/tests/vm/%.o $(VM_LIB_A) $(MDK_LIBS_A)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYS_LIBS) $(VM_LIBS) $(LIBMDK_LIBS)
 
@@ -80,7 +105,7 @@ vmshell: all
 # tour what mdk does.
 .PHONY: demo
 demo: all
-	tests/vm/run $(if $(KVER),-k $(KVER)) --run tests/vm/demo-guest.sh
+	tests/vm/run $(if $(KVER),-k $(KVER)) --run tests/vm/lib/demo-guest.sh
 
 # make experiment: the end-to-end experiment (Documentation/experiment.rst):
 # redis in the VM under each reclaimer; results in build/experiment/,
@@ -96,6 +121,8 @@ experiment: all
 BENCH_SRCS := $(wildcard tests/bench/bench_*.c)
 BENCHES := $(BENCH_SRCS:tests/bench/%.c=$(B)/tests/bench/%)
 EXTRA_CFLAGS_tests/bench/ := $(SYS_CFLAGS) -O3
+# bench_mdkd runs the daemon on the unit tests' fake cgroup tree.
+$(B)/tests/bench/bench_mdkd: $(B)/tests/unit/fakecg.o
 
 $(B)/tests/bench/%: $(B)/tests/bench/%.o $(MDK_LIBS_A)
 	$(call msg,LD,$@)

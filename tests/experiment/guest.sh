@@ -21,7 +21,7 @@
 #   redis.mdkt   the sampled windows as an access-bit trace (age)
 #   mdkd.conf, mdkd.log, info.txt
 set -u
-. "$MDK_TOP/tests/vm/lib.sh"
+. "$MDK_TOP/tests/vm/lib/lib.sh"
 
 W=${EXP_WINDOW:-5}
 WINDOWS=${EXP_WINDOWS:-24}

@@ -8,7 +8,7 @@
 # needs it and the kernel, and fails; a select, or a variable that is no
 # option, is refused; the installed kernels pass.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/vm/lib.sh"
+. "$top/tests/vm/lib/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ktap_plan 10

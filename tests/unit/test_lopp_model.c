@@ -287,6 +287,16 @@ START_TEST(test_model_score_bounded)
 			ck_assert_msg(s >= 0 && s <= 1, "%g %g: %g", odd[i],
 				      odd[j], s);
 		}
+	/* Bounded, not flat: the extremes reach either end; NaN adds nothing. */
+	memset(x, 0, sizeof(x));
+	ck_assert_double_eq(mdk_lopp_score(m, x), 0.5);
+	x[0] = 1e38f;
+	ck_assert_double_eq(mdk_lopp_score(m, x), 1);
+	x[0] = -1e38f;
+	ck_assert_double_le(mdk_lopp_score(m, x), 1e-300);
+	x[0] = NAN;
+	x[1] = -INFINITY;
+	ck_assert_double_eq(mdk_lopp_score(m, x), 1);
 	mdk_lopp_model_free(m);
 }
 END_TEST
@@ -320,13 +330,25 @@ START_TEST(test_model_score_monotonic)
 	double prev = -1, s;
 	int i;
 
-	/* page_reuse1's weight is positive: the score rises with it. */
+	/*
+	 * page_reuse1's weight is positive: the score rises with it, strictly
+	 * until it is all but 1, from all but 0 to all but 1.
+	 */
 	for (i = -200; i <= 200; i++) {
 		x[0] = (float)i / 4;
 		s = mdk_lopp_score(m, x);
-		ck_assert(s >= prev && s >= 0 && s <= 1);
+		ck_assert_msg(s >= 0 && s <= 1, "x %g: %g", x[0], s);
+		if (prev < 0.999)
+			ck_assert_msg(s > prev, "x %g: %g after %g", x[0], s,
+				      prev);
+		else
+			ck_assert_msg(s >= prev, "x %g: %g after %g", x[0], s,
+				      prev);
+		if (i == -200)
+			ck_assert_double_lt(s, 1e-9);
 		prev = s;
 	}
+	ck_assert_double_gt(s, 1 - 1e-9);
 	mdk_lopp_model_free(m);
 }
 END_TEST

@@ -6,7 +6,7 @@
 # (a host that died) leaves its puts in flight pending and still checks;
 # a malformed line is named by file and line.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/vm/lib.sh"
+. "$top/tests/vm/lib/lib.sh"
 MDKCTL=${MDKCTL:-$top/build/bin/mdkctl}
 [ -x "$MDKCTL" ] || ksft_skip "$MDKCTL not built"
 tmp=$(mktemp -d)

@@ -3,7 +3,7 @@
 # Description: CO-RE across kernels: the bpf_core skeleton built against the
 # vmlinux.h of every installed kernel loads and reads back correct values
 # on the running kernel.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 require_root
 shopt -s nullglob
 progs=("$MDK_BUILD"/tests/vm/*/bpf_core)

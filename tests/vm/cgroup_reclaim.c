@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup_util.h"
+#include "lib/cgroup_util.h"
 #include "kselftest.h"
 
 #define WORKLOAD_BYTES (128UL << 20)

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "kselftest.h"
-#include "kmod_util.h"
+#include "lib/kmod_util.h"
 
 #define CYCLES 50
 

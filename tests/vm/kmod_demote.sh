@@ -3,7 +3,7 @@
 # Description: with demotion enabled, memory.reclaim on a cgroup demotes
 # its pages to the pool's node (the slower tier): pgdemote_* rise, the
 # pages are found on the node and the data is intact.
-. "$(dirname "$0")/kmod_lib.sh"
+. "$(dirname "$0")/lib/kmod_lib.sh"
 kmod_require
 require_file "$KMOD_MEM"
 demotion=/sys/kernel/mm/numa/demotion_enabled

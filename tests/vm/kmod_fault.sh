@@ -6,7 +6,7 @@
 # mdkctl pool recover brings it back (it announces itself again);
 # a device whose pages cannot be moved is reported, its segment left online
 # with the data intact; cmm_mp:device_fail and cmm_mp:discovery trace it.
-. "$(dirname "$0")/kmod_lib.sh"
+. "$(dirname "$0")/lib/kmod_lib.sh"
 kmod_require
 require_file "$KMOD_MEM"
 trap kmod_cleanup EXIT

@@ -5,7 +5,8 @@
  * unknown nonzero tails E2BIG, bad pointers EFAULT, ids out of range
  * ENOENT, unknown flags EINVAL, addresses outside the pool ERANGE) and
  * survives a stream of random ioctls (numbers, sizes, contents) and mmaps
- * with only documented errors; the pool still works afterwards.
+ * with only the errors documented for each ioctl; the pool still works
+ * afterwards.
  */
 #include <stdint.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include <sys/mman.h>
 
 #include "kselftest.h"
-#include "kmod_util.h"
+#include "lib/kmod_util.h"
 #include "../../kmod/uapi/cmm_mp.h"
 
 #define STREAM 3000
@@ -40,49 +41,80 @@ static unsigned long cmd_of(unsigned int dir, unsigned int nr,
 	return _IOC(dir, CMM_MP_IOC_MAGIC, nr, size);
 }
 
-/* Errors the ABI documents; anything else from the stream is a bug. */
-static int documented(int err)
-{
-	switch (-err) {
-	case 0:
-	case ENOTTY:
-	case EINVAL:
-	case E2BIG:
-	case EFAULT:
-	case ENOENT:
-	case ERANGE:
-	case EBUSY:
-	case EIO:
-	case ENOMEM:
-		return 1;
+/*
+ * Each ioctl's errors as Documentation/cmm_mp.rst lists them ("Errors of
+ * each ioctl"), past those of the struct: EFAULT for any, EINVAL below
+ * VER0 size, E2BIG above ours.  Anything else from the stream is a bug.
+ */
+#define NR_IOCTLS 10
+#define ERRS 8
+#define IOC(name_, ver0_, struct_, ...)                                \
+	[_IOC_NR(CMM_MP_IOC_##name_) - 0x40] = {                       \
+		#name_, ver0_, sizeof(struct struct_), { __VA_ARGS__ } \
 	}
+
+static const struct ioc_errs {
+	const char *name;
+	unsigned int ver0, size;
+	int errs[ERRS]; /* zero-terminated */
+} iocs[NR_IOCTLS] = {
+	IOC(INFO, CMM_MP_INFO_SIZE_VER0, cmm_mp_info, 0),
+	IOC(DEVICE, CMM_MP_DEVICE_INFO_SIZE_VER0, cmm_mp_device_info, ENOENT),
+	IOC(SEGMENT, CMM_MP_SEGMENT_INFO_SIZE_VER0, cmm_mp_segment_info,
+	    ENOENT),
+	IOC(TRANSLATE, CMM_MP_TRANSLATE_SIZE_VER0, cmm_mp_translate, EINVAL,
+	    ERANGE),
+	IOC(SEG_ADD, CMM_MP_SEGMENT_INFO_SIZE_VER0, cmm_mp_segment_info, EPERM,
+	    ENOENT, EBUSY, EIO, ENOMEM, EINTR),
+	IOC(SEG_OFFLINE, CMM_MP_SEGMENT_INFO_SIZE_VER0, cmm_mp_segment_info,
+	    EPERM, ENOENT, EBUSY, EINTR),
+	IOC(SEG_SHARE, CMM_MP_SEGMENT_INFO_SIZE_VER0, cmm_mp_segment_info,
+	    EPERM, ENOENT, EBUSY, EIO, ENOMEM, EINTR),
+	IOC(DEV_FAIL, CMM_MP_FAULT_SIZE_VER0, cmm_mp_fault, EPERM, EINVAL,
+	    ENOENT, EBUSY, EINTR, EOPNOTSUPP),
+	IOC(DEV_RECOVER, CMM_MP_FAULT_SIZE_VER0, cmm_mp_fault, EPERM, EINVAL,
+	    ENOENT, EINTR, EOPNOTSUPP),
+	IOC(HOSTS, CMM_MP_HOSTS_SIZE_VER0, cmm_mp_hosts, 0),
+};
+
+/* The ioctl @cmd is, or NULL for a number the module does not know. */
+static const struct ioc_errs *ioc_of(unsigned long cmd)
+{
+	unsigned int nr = _IOC_NR(cmd);
+
+	if (_IOC_TYPE(cmd) != CMM_MP_IOC_MAGIC || nr < 0x40 ||
+	    nr >= 0x40 + NR_IOCTLS || _IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
+		return NULL;
+	return &iocs[nr - 0x40];
+}
+
+/* Whether @err (0 or -errno) is what ioctl @cmd may return. */
+static int documented(unsigned long cmd, int err)
+{
+	const struct ioc_errs *ioc = ioc_of(cmd);
+	unsigned int size = _IOC_SIZE(cmd);
+	int i;
+
+	if (!ioc)
+		return err == -ENOTTY;
+	if (size < ioc->ver0)
+		return err == -EINVAL;
+	if (!err || err == -EFAULT || (err == -E2BIG && size > ioc->size))
+		return 1;
+	for (i = 0; i < ERRS && ioc->errs[i]; i++)
+		if (err == -ioc->errs[i])
+			return 1;
 	return 0;
 }
 
-int main(void)
+/* The fixed cases: each class of malformed ioctl gets its error. */
+static void check_malformed(int fd, const struct cmm_mp_info *ip)
 {
-	struct cmm_mp_info info = { 0 };
+	struct cmm_mp_info info = *ip;
 	unsigned char buf[512], big[512];
-	int counts[256] = { 0 }, fd, ret, ok, i, undocumented = 0, maps = 0;
 	struct cmm_mp_translate t;
 	struct cmm_mp_fault f;
-	uint32_t d;
-
-	ksft_print_header();
-	if (geteuid())
-		ksft_exit_skip("needs root\n");
-	if (!kmod_path())
-		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
-	if (!getenv("MDK_POOL_BASE"))
-		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
-	ret = kmod_load("");
-	if (ret)
-		ksft_exit_fail_msg("finit_module: %s\n", strerror(-ret));
-	fd = open(CMM_MP_DEVICE_PATH, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, CMM_MP_IOC_INFO, &info))
-		ksft_exit_fail_msg("%s: %s\n", CMM_MP_DEVICE_PATH,
-				   strerror(errno));
-	ksft_set_plan(12);
+	int ok, ret, i;
 
 	ok = xioctl(fd, cmd_of(_IOC_READ | _IOC_WRITE, 0x4a, 64), buf) ==
 		     -ENOTTY &&
@@ -150,6 +182,16 @@ int main(void)
 				       .flags = CMM_MP_XLATE_NHA };
 	ok &= xioctl(fd, CMM_MP_IOC_TRANSLATE, &t) == -ERANGE;
 	ksft_test_result(ok, "addresses outside the pool: ERANGE\n");
+}
+
+/*
+ * STREAM random ioctls and mmaps; returns how many ioctls got an error
+ * their ioctl does not document.
+ */
+static int random_stream(int fd, const struct cmm_mp_info *info)
+{
+	int counts[256] = { 0 }, ret, i, undocumented = 0, maps = 0;
+	unsigned char buf[512];
 
 	for (i = 0; i < STREAM; i++) {
 		uint64_t r = rnd();
@@ -173,11 +215,11 @@ int main(void)
 			/* State changes only now and then: they are slow. */
 			*(uint32_t *)buf =
 				rnd() % 8 ? 1000 + rnd() % 1000 :
-					    rnd() % (info.nr_segments + 1);
+					    rnd() % (info->nr_segments + 1);
 			if (nr == 0x43) {
 				*(uint64_t *)buf =
-					info.hdm_base +
-					rnd() % (2 * info.pool_bytes);
+					info->hdm_base +
+					rnd() % (2 * info->pool_bytes);
 				*(uint32_t *)(buf + 8) = rnd() % 3;
 			}
 			if (nr >= 0x47)
@@ -190,15 +232,19 @@ int main(void)
 			     rnd() % 64 ? (void *)buf :
 					  (void *)(uintptr_t)(rnd() % 4096));
 		counts[-ret & 0xff]++;
-		if (!documented(ret)) {
+		if (!documented(cmd, ret)) {
 			if (undocumented++ < 10)
-				ksft_print_msg("ioctl 0x%lx: %s\n", cmd,
-					       strerror(-ret));
+				ksft_print_msg(
+					"ioctl 0x%lx (%s, size %u): %s\n", cmd,
+					ioc_of(cmd) ? ioc_of(cmd)->name :
+						      "unknown",
+					_IOC_SIZE(cmd),
+					ret ? strerror(-ret) : "ok");
 		}
 		if (rnd() % 16 == 0) {
 			size_t len = (rnd() % 4 + 1) * 4096;
-			off_t off = (off_t)(rnd() % (info.nr_segments + 1)) *
-					    info.segment_bytes +
+			off_t off = (off_t)(rnd() % (info->nr_segments + 1)) *
+					    info->segment_bytes +
 				    (rnd() % 8) * 4096;
 			void *m = mmap(
 				NULL, len,
@@ -216,8 +262,16 @@ int main(void)
 		STREAM, (unsigned long long)SEED, counts[0], counts[ENOTTY],
 		counts[EINVAL], counts[E2BIG], counts[EFAULT], counts[ENOENT],
 		counts[ERANGE], counts[EBUSY], counts[EIO], maps);
-	ksft_test_result(!undocumented,
-			 "the random stream got only documented errors\n");
+	return undocumented;
+}
+
+/* After the stream: the pool answers, recovers, offlines, shares. */
+static void check_after(int fd)
+{
+	struct cmm_mp_info info;
+	struct cmm_mp_fault f;
+	int ok;
+	uint32_t d;
 
 	memset(&info, 0, sizeof(info));
 	ok = !xioctl(fd, CMM_MP_IOC_INFO, &info) &&
@@ -247,6 +301,35 @@ int main(void)
 		ok &= !xioctl(fd, CMM_MP_IOC_SEG_OFFLINE, &sg);
 	}
 	ksft_test_result(ok, "and a segment can still be shared and mapped\n");
+}
+
+int main(void)
+{
+	struct cmm_mp_info info = { 0 };
+	int fd, ret;
+
+	ksft_print_header();
+	if (geteuid())
+		ksft_exit_skip("needs root\n");
+	if (!kmod_path())
+		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
+	if (!getenv("MDK_POOL_BASE"))
+		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
+	ret = kmod_load("");
+	if (ret)
+		ksft_exit_fail_msg("finit_module: %s\n", strerror(-ret));
+	fd = open(CMM_MP_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, CMM_MP_IOC_INFO, &info))
+		ksft_exit_fail_msg("%s: %s\n", CMM_MP_DEVICE_PATH,
+				   strerror(errno));
+	ksft_set_plan(12);
+
+	check_malformed(fd, &info);
+	ksft_test_result(
+		!random_stream(fd, &info),
+		"the random stream got only the errors documented for each ioctl\n");
+
+	check_after(fd);
 	close(fd);
 	ret = kmod_unload();
 	ksft_test_result(!ret, "unloaded\n");

@@ -10,7 +10,7 @@
 # lease_ms ("took segment N from host 1: lease expired", cmm_mp:takeover).
 # A load with another host count is refused; host=1 joins the same area,
 # with device 1 local.
-. "$(dirname "$0")/kmod_lib.sh"
+. "$(dirname "$0")/lib/kmod_lib.sh"
 kmod_require
 trap kmod_cleanup EXIT
 peer=/sys/module/cmm_mp/parameters/inject_peer

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Description: cmm_mp.ko built for the running kernel carries its module
 # information, loads with its dmesg line and unloads cleanly.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 require_root
 require_file "$CMM_MP_KO"
 

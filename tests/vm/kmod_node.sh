@@ -7,14 +7,14 @@
 # offline -t fails, the segment stays online and its data intact.  (The
 # kernel logs "migrating pfn ... failed" and dumps the pinned pages while
 # it retries: expected here.)
-. "$(dirname "$0")/kmod_lib.sh"
+. "$(dirname "$0")/lib/kmod_lib.sh"
 kmod_require
 require_file "$KMOD_MEM"
 trap kmod_cleanup EXIT
 node=$MDK_POOL_NODE
 
 kmod_load || ksft_skip "insmod failed"
-ktap_plan 10
+ktap_plan 9
 "$MDKCTL" pool online 0 1 >/dev/null
 ktap_ok "segments 0 and 1 online" eval '[ "$(seg_state 0)$(seg_state 1)" = onlineonline ]'
 

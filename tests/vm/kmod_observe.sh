@@ -5,7 +5,7 @@
 # 0400) and nothing else does; PAMT lookups count per device and segment
 # and are traced (cmm_mp:pamt_lookup); the pool claims its range in
 # /proc/iomem; the module's kernel messages share the "cmm_mp: " prefix.
-. "$(dirname "$0")/kmod_lib.sh"
+. "$(dirname "$0")/lib/kmod_lib.sh"
 kmod_require
 abi=$MDK_TOP/Documentation/ABI/testing/sysfs-kernel-cmm_mp
 require_file "$abi"

@@ -14,7 +14,7 @@
 #include <sys/ioctl.h>
 
 #include "kselftest.h"
-#include "kmod_util.h"
+#include "lib/kmod_util.h"
 #include "../../kmod/uapi/cmm_mp.h"
 
 #define MiB (1ULL << 20)

@@ -5,7 +5,7 @@
 # the node joins a memory tier slower than DRAM; the module refuses to let
 # pool memory online into a kernel zone and to unload while segments are
 # online; cmm_mp:segment_state traces each step.
-. "$(dirname "$0")/kmod_lib.sh"
+. "$(dirname "$0")/lib/kmod_lib.sh"
 kmod_require
 trap kmod_cleanup EXIT
 node=$MDK_POOL_NODE

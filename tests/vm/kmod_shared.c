@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 
 #include "kselftest.h"
-#include "kmod_util.h"
+#include "lib/kmod_util.h"
 #include "../../kmod/uapi/cmm_mp.h"
 
 #define ROUNDS 20000

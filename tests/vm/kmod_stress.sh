@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Description: stressapptest runs for 30 s on the pool node's memory
 # (numactl --membind) with 0 errors, as the paper ran GSAT on the device.
-. "$(dirname "$0")/kmod_lib.sh"
+. "$(dirname "$0")/lib/kmod_lib.sh"
 kmod_require
 command -v stressapptest >/dev/null || ksft_skip "stressapptest not installed"
 trap kmod_cleanup EXIT

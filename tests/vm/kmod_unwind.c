@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 
 #include "kselftest.h"
-#include "kmod_util.h"
+#include "lib/kmod_util.h"
 #include "../../kmod/uapi/cmm_mp.h"
 
 /* enum cmm_mp_step in kmod/cmm_mp.h: steps 1 to 14. */

@@ -5,7 +5,7 @@
 # (every curve point checked equals its exact simulation), --target picks
 # settings within the rate, export/import round-trips, mrc's LRU curve
 # never rises, and a damaged trace is refused with its offset.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 require_file "$MDKCTL"
 
 dir=${MDK_TMP:-/tmp}/mdk_cli.$$

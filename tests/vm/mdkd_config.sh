@@ -6,7 +6,7 @@
 # configuration (and reports the error in mdkctl status); SIGHUP with a
 # good one applies it without losing controller state.  A managed cgroup
 # removed at runtime is noticed, logged and released.
-. "$(dirname "$0")/mdkd_lib.sh"
+. "$(dirname "$0")/lib/mdkd_lib.sh"
 
 require_root
 require_file "$MDKD"

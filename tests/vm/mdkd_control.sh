@@ -6,9 +6,9 @@
 # release through libcgroup; the control socket is mode 0600 and refuses
 # other users; garbage, oversized, invalid UTF-8, half-sent requests and a
 # flood of clients get errors and leave the daemon answering.
-. "$(dirname "$0")/mdkd_lib.sh"
+. "$(dirname "$0")/lib/mdkd_lib.sh"
 
-RAWSOCK=$MDK_BUILD/tests/vm/mdkd_rawsock
+RAWSOCK=$MDK_BUILD/tests/vm/lib/mdkd_rawsock
 
 require_root
 require_file "$MDKD"

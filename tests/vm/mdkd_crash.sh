@@ -8,7 +8,7 @@
 # kill -9 while reclaiming leaves memory.high, memory.max and
 # memory.swap.max at max, the workload running, and a new mdkd starts over
 # the stale socket.
-. "$(dirname "$0")/mdkd_lib.sh"
+. "$(dirname "$0")/lib/mdkd_lib.sh"
 
 require_root
 require_file "$MDKD"

@@ -14,7 +14,7 @@
 # measured rate, and plots them.  The workload fills its sets before mdkd
 # starts (swap) or after the first window (cxl): memory idle since before
 # the sampler met its process is moved too.
-. "$(dirname "$0")/mdkd_lib.sh"
+. "$(dirname "$0")/lib/mdkd_lib.sh"
 
 COLD=24
 HOT=8

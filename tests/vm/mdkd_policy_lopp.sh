@@ -10,7 +10,7 @@
 # exceeds the target.  The guard raises theta until it holds: from two
 # windows after its last step on, no window's measured rate is above 1.5x
 # the target.  The data survives.
-. "$(dirname "$0")/mdkd_lib.sh"
+. "$(dirname "$0")/lib/mdkd_lib.sh"
 
 COLD=16
 HOT=4

@@ -8,7 +8,7 @@
 # mdkd pauses every page-out while the thrasher runs: reason "pressure",
 # paused windows counted, the cold set still resident.  Once the thrasher
 # is gone the page-outs resume and the cold set goes to swap.
-. "$(dirname "$0")/mdkd_lib.sh"
+. "$(dirname "$0")/lib/mdkd_lib.sh"
 
 COLD=24
 HOT=8

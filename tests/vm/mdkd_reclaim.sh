@@ -7,7 +7,7 @@
 # configured threshold and no interval at or above it reclaims; nothing is
 # OOM-killed, no limit is set, the data survives, and mdkctl status reports
 # what was reclaimed.
-. "$(dirname "$0")/mdkd_lib.sh"
+. "$(dirname "$0")/lib/mdkd_lib.sh"
 
 COLD=48
 HOT=16

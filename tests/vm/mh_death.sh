@@ -11,7 +11,7 @@
 # history, host 1's operations in flight pending (no acknowledged write
 # lost).  Host 0 is refused segment 0 while host 1 lives and takes it over
 # once the lease is out.
-. "$(dirname "$0")/mh_lib.sh"
+. "$(dirname "$0")/lib/mh_lib.sh"
 mh_require
 trap kmod_cleanup EXIT
 me=$MDK_HOST

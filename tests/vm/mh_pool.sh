@@ -7,7 +7,7 @@
 # "mdkctl pool online 0" is refused with a clear error and changes
 # nothing; host 1 onlines segment 1; either host's view shows who holds
 # what; offlined, the segments are free for both again.
-. "$(dirname "$0")/mh_lib.sh"
+. "$(dirname "$0")/lib/mh_lib.sh"
 mh_require
 trap kmod_cleanup EXIT
 me=$MDK_HOST

@@ -5,7 +5,7 @@
 # /dev/cmm_mp; 1 MiB that host 0 writes reads back on host 1 with the same
 # SHA-256, and 1 MiB host 1 writes at the next MiB reads back on host 0.
 # The control area shows the segment shared by both; unshared, it is free.
-. "$(dirname "$0")/mh_lib.sh"
+. "$(dirname "$0")/lib/mh_lib.sh"
 mh_require
 trap kmod_cleanup EXIT
 me=$MDK_HOST

@@ -5,7 +5,7 @@
 # table, a PID target's page ids in JSON (sorted, unique, counted) with a
 # tier node, and clear errors with exit status 1 or 2 for a missing
 # cgroup, a bad option, a process that does not exist and a bad PID list.
-. "$(dirname "$0")/sampler_lib.sh"
+. "$(dirname "$0")/lib/sampler_lib.sh"
 sampler_require
 sampler_workload mdk-sampler-cli
 

@@ -22,7 +22,7 @@
 
 #include "kselftest.h"
 #include "bpf/loader.h"
-#include "sampler_test.h"
+#include "lib/sampler_test.h"
 
 #define WINDOWS 8
 #define ANON_PAGES 1024

@@ -25,7 +25,7 @@
 
 #include "kselftest.h"
 #include "bpf/loader.h"
-#include "sampler_test.h"
+#include "lib/sampler_test.h"
 
 #define ANON_PAGES 512
 #define FILE_PAGES 512

@@ -28,7 +28,7 @@
 
 #include "kselftest.h"
 #include "bpf/loader.h"
-#include "sampler_test.h"
+#include "lib/sampler_test.h"
 
 #define NPAGES 256
 #define DROPPED 64

@@ -6,7 +6,7 @@
 # a description of the page ids in its header; its ids, exported as CSV,
 # belong to the process numbers of --procs and sort within each window;
 # mdkctl mpc runs on it.  Recording until SIGINT closes the trace too.
-. "$(dirname "$0")/sampler_lib.sh"
+. "$(dirname "$0")/lib/sampler_lib.sh"
 sampler_require
 sampler_workload mdk-sampler-record
 

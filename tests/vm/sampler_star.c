@@ -33,7 +33,7 @@
 
 #include "kselftest.h"
 #include "bpf/loader.h"
-#include "sampler_test.h"
+#include "lib/sampler_test.h"
 
 #define NPAGES 2048
 #define THP_HUGE 4

@@ -6,7 +6,7 @@
 # revoked, the node crashes, the store goes on with the other two; every
 # history must be linearizable, no acknowledged write lost), and the
 # bench's round-trip counts and latencies on those nodes.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib/lib.sh"
 require_root
 require_file "$CMM_MP_KO"
 require_file "$MDKCTL"

@@ -13,7 +13,7 @@
 #                         under TCG every fork and exec costs, so the
 #                         tests avoid $(cat ...))
 #   seg_state SEG, dev_attr DEV FILE, pool_attr FILE: the same, printed
-#   mem_start MIB [CMD...] start tests/vm/kmod_mem (under CMD, such as
+#   mem_start MIB [CMD...] start tests/vm/lib/kmod_mem (under CMD, such as
 #                         "numactl --membind=1") as coprocess MEM;
 #                         $MEM_READY is its first line
 #   mem_cmd CMD           send CMD, print its one-line reply
@@ -22,7 +22,7 @@
 #   trace_on EVENT... / trace_off / trace_text: cmm_mp tracepoints
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-KMOD_MEM=$MDK_BUILD/tests/vm/kmod_mem
+KMOD_MEM=$MDK_BUILD/tests/vm/lib/kmod_mem
 CMM_MP_SYS=/sys/kernel/cmm_mp
 TRACEFS=/sys/kernel/tracing
 

@@ -6,7 +6,8 @@
 #   ktap_ok COND DESC    COND is a command; "ok"/"not ok" DESC
 #   ktap_pass DESC / ktap_fail DESC / ktap_skip DESC
 #   ktap_diag TEXT       "# TEXT"
-#   ktap_finish          exit 0, 1 if a case failed, 4 if all skipped
+#   ktap_finish          exit 0, 1 if a case failed or the cases run do
+#                        not match the plan, 4 if all skipped
 #   ktap_bail DESC       a failed case DESC, then ktap_finish: the rest
 #                        cannot run
 #   require_root, require_file F, ksft_skip MSG (whole test skipped)
@@ -15,6 +16,7 @@ KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4
 
+ktap_planned=""
 ktap_n=0
 ktap_failed=0
 ktap_passed=0
@@ -23,6 +25,7 @@ ktap_skipped=0
 ktap_plan() {
 	echo "TAP version 13"
 	echo "1..$1"
+	ktap_planned=$1
 }
 
 ktap_diag() {
@@ -62,6 +65,10 @@ ktap_check() {
 
 ktap_finish() {
 	echo "# Totals: pass:$ktap_passed fail:$ktap_failed skip:$ktap_skipped"
+	if [ "$ktap_n" != "$ktap_planned" ]; then
+		echo "# Planned tests != run tests (${ktap_planned:-no plan} != $ktap_n)"
+		exit $KSFT_FAIL
+	fi
 	[ $ktap_failed -gt 0 ] && exit $KSFT_FAIL
 	[ $ktap_passed -eq 0 ] && [ $ktap_skipped -gt 0 ] && exit $KSFT_SKIP
 	exit $KSFT_PASS
@@ -77,7 +84,7 @@ ksft_skip() {
 	exit $KSFT_SKIP
 }
 
-MDK_TOP=${MDK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+MDK_TOP=${MDK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
 MDK_BUILD=${MDK_BUILD:-$MDK_TOP/build}
 KVER=$(uname -r)
 CMM_MP_KO=$MDK_BUILD/kmod/$KVER/cmm_mp.ko

@@ -87,7 +87,7 @@ say "mdkd: PSI-driven reclaim (the TMO law) of a cold workload"
 cg=/sys/fs/cgroup/mdk-demo-mdkd
 dir=/tmp/mdkd-demo
 mkdir -p "$cg" "$dir"
-sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDK_BUILD/tests/vm/mdkd_workload \
+sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDK_BUILD/tests/vm/lib/mdkd_workload \
 	--cold 96 --hot 16 --seconds 120" &
 wl=$!
 while [ "$(cat "$cg/memory.current")" -lt $((112 << 20)) ]; do sleep 0.5; done
@@ -175,7 +175,7 @@ run "$MDKD" -c "$dir/mdkd.conf"
 until "$MDKCTL" -s "$dir/mdkd.sock" status -j | grep -Eq '"windows": ?[1-9]'; do
 	sleep 0.5
 done
-sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDK_BUILD/tests/vm/mdkd_workload \
+sh -c "echo \$\$ >$cg/cgroup.procs && exec $MDK_BUILD/tests/vm/lib/mdkd_workload \
 	--cold 24 --hot 8 --seconds 120" &
 wl=$!
 for _ in $(seq 80); do

@@ -22,7 +22,7 @@
 #   smaps_kb FIELD             the workload's FIELD (Rss, Swap) in kB
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-MDKD_WORKLOAD=$MDK_BUILD/tests/vm/mdkd_workload
+MDKD_WORKLOAD=$MDK_BUILD/tests/vm/lib/mdkd_workload
 MDK_TMP=${MDK_TMP:-$(mktemp -d)}
 MDKD_SOCK=$MDK_TMP/mdkd.sock
 MDKD_LOG=$MDK_TMP/mdkd.log

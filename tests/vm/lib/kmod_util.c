@@ -1,27 +1,10 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
- * Shared by the kmod_* C tests: loading cmm_mp.ko with finit_module(2) and
- * unloading it with delete_module(2) (no insmod/rmmod processes, which
- * cost a good part of a second each under TCG), sysfs reads, and the
- * kernel log since a mark (/dev/kmsg).
+ * The helpers of kmod_util.h: cmm_mp.ko in and out, sysfs and the kernel log.
  */
-#ifndef MDK_KMOD_UTIL_H
-#define MDK_KMOD_UTIL_H
+#include "kmod_util.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/utsname.h>
-#include <unistd.h>
-
-#define CMM_MP_SYS "/sys/kernel/cmm_mp"
-
-/* Path of cmm_mp.ko for the running kernel, or NULL. */
-static inline const char *kmod_path(void)
+const char *kmod_path(void)
 {
 	static char path[512];
 	const char *build = getenv("MDK_BUILD");
@@ -33,8 +16,7 @@ static inline const char *kmod_path(void)
 	return access(path, R_OK) ? NULL : path;
 }
 
-/* finit_module(2) with @params; 0 or -errno. */
-static inline int kmod_load(const char *params)
+int kmod_load(const char *params)
 {
 	const char *path = kmod_path();
 	int fd, ret;
@@ -49,19 +31,17 @@ static inline int kmod_load(const char *params)
 	return ret;
 }
 
-/* delete_module(2); 0 or -errno (-EWOULDBLOCK while in use). */
-static inline int kmod_unload(void)
+int kmod_unload(void)
 {
 	return syscall(SYS_delete_module, "cmm_mp", O_NONBLOCK) ? -errno : 0;
 }
 
-static inline int kmod_loaded(void)
+int kmod_loaded(void)
 {
 	return !access("/sys/module/cmm_mp", F_OK);
 }
 
-/* Reads sysfs/proc file @path into @buf (newline stripped); 0 or -errno. */
-static inline int read_text(const char *path, char *buf, size_t len)
+int read_text(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
 	int fd;
@@ -79,8 +59,7 @@ static inline int read_text(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* Writes @text to sysfs file @path; 0 or -errno. */
-static inline int write_text_file(const char *path, const char *text)
+int write_text_file(const char *path, const char *text)
 {
 	ssize_t n, len = strlen(text);
 	int fd;
@@ -93,8 +72,7 @@ static inline int write_text_file(const char *path, const char *text)
 	return n == len ? 0 : n < 0 ? -errno : -EIO;
 }
 
-/* A /sys/kernel/cmm_mp attribute, relative path; "" when unreadable. */
-static inline const char *cmm_attr(const char *rel)
+const char *cmm_attr(const char *rel)
 {
 	static char buf[8][256];
 	static int slot;
@@ -107,8 +85,7 @@ static inline const char *cmm_attr(const char *rel)
 	return b;
 }
 
-/* Whether the whole file @path contains @needle. */
-static inline int file_has(const char *path, const char *needle)
+int file_has(const char *path, const char *needle)
 {
 	static char buf[1 << 16];
 
@@ -117,11 +94,7 @@ static inline int file_has(const char *path, const char *needle)
 	return strstr(buf, needle) != NULL;
 }
 
-/*
- * The kernel log from now on: kmsg_open() positions a reader at the end,
- * kmsg_read() appends the messages logged since (text only) to @buf.
- */
-static inline int kmsg_open(void)
+int kmsg_open(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
@@ -130,7 +103,7 @@ static inline int kmsg_open(void)
 	return fd;
 }
 
-static inline void kmsg_read(int fd, char *buf, size_t len)
+void kmsg_read(int fd, char *buf, size_t len)
 {
 	char rec[2048];
 	size_t used = 0;
@@ -155,8 +128,7 @@ static inline void kmsg_read(int fd, char *buf, size_t len)
 	}
 }
 
-/* Lines of @log that contain @needle. */
-static inline int count_lines(const char *log, const char *needle)
+int count_lines(const char *log, const char *needle)
 {
 	const char *p = log;
 	int n = 0;
@@ -175,5 +147,3 @@ static inline int count_lines(const char *log, const char *needle)
 	}
 	return n;
 }
-
-#endif /* MDK_KMOD_UTIL_H */
