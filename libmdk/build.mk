@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # libmdk: the Memory Designer's Kit, as libmdk.a, libmdk.so and mdk.pc.
-# Every .c under libmdk/ is part of the library: adding a policy or a module
-# needs no change here.
+# Every .c under libmdk/ is part of the library, except the subdirectories
+# that build their own archive or module (libmdk/swarm/, libmdk/python/):
+# adding a policy or a module needs no change here.
 
-LIBMDK_SRCS := $(sort $(shell find libmdk -name '*.c'))
+LIBMDK_SRCS := $(sort $(shell find libmdk \( -path libmdk/swarm -o \
+	-path libmdk/python \) -prune -o -name '*.c' -print))
 LIBMDK_OBJS := $(LIBMDK_SRCS:%.c=$(B)/%.o)
 LIBMDK_SAN_OBJS := $(LIBMDK_SRCS:%.c=$(B)/san/%.o)
 LIBMDK_A := $(B)/lib/libmdk.a
