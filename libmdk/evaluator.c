@@ -89,7 +89,7 @@ struct mdk_eval {
 
 	struct ewin *ring; /* H slots, window w in slot w % H */
 	struct egen *gens;
-	size_t ngens;
+	size_t ngens, gencap;
 
 	/* scratch */
 	uint32_t *sidx, *sstart, *sreuse;
@@ -97,33 +97,6 @@ struct mdk_eval {
 	uint64_t *picks, *ret;
 	size_t npicks, pickcap, nret, retcap;
 };
-
-/* Grow *@p (*@cap elements of @size) to hold @need; 0 or -ENOMEM. */
-static int grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	void **pp = p, *n;
-	size_t c = *cap ? *cap : 64;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*pp, c * size);
-	if (!n)
-		return -ENOMEM;
-	*pp = n;
-	*cap = c;
-	return 0;
-}
-
-static uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
 
 static uint32_t min_u32(uint64_t a, uint32_t b)
 {
@@ -134,7 +107,7 @@ static uint32_t min_u32(uint64_t a, uint32_t b)
 
 static struct hslot *hash_find(const struct mdk_eval *e, uint64_t id)
 {
-	size_t i = hash64(id) & e->hmask;
+	size_t i = mdk_hash64(id) & e->hmask;
 
 	for (;; i = (i + 1) & e->hmask) {
 		if (!e->hash[i].key)
@@ -158,7 +131,7 @@ static int hash_resize(struct mdk_eval *e, size_t slots)
 
 		if (!old[i].key)
 			continue;
-		for (j = hash64(old[i].key - 1) & e->hmask; n[j].key;
+		for (j = mdk_hash64(old[i].key - 1) & e->hmask; n[j].key;
 		     j = (j + 1) & e->hmask)
 			;
 		n[j] = old[i];
@@ -178,7 +151,7 @@ static void hash_del(struct mdk_eval *e, struct hslot *s)
 		j = (j + 1) & e->hmask;
 		if (!e->hash[j].key)
 			break;
-		home = hash64(e->hash[j].key - 1) & e->hmask;
+		home = mdk_hash64(e->hash[j].key - 1) & e->hmask;
 		/* Move j back to i unless its home lies in (i, j]. */
 		if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
 			continue;
@@ -206,29 +179,25 @@ static int page_index(struct mdk_eval *e, uint64_t id, uint32_t *out)
 	if (e->nfree) {
 		idx = e->freel[--e->nfree];
 	} else {
-		if (e->nidx == UINT32_MAX ||
-		    grow(&e->ids, &e->pcap, (size_t)e->nidx + 1,
-			 sizeof(*e->ids)))
-			return -ENOMEM;
-		/* pflags and lastpos follow ids' capacity. */
-		{
-			uint8_t *f = realloc(e->pflags, e->pcap);
-			uint32_t *l;
+		/* ids, pflags, lastpos grow alike; pcap moves once all have */
+		size_t c1 = e->pcap, c2 = e->pcap, c3 = e->pcap,
+		       need = (size_t)e->nidx + 1;
 
-			if (!f)
-				return -ENOMEM;
-			e->pflags = f;
-			l = realloc(e->lastpos, e->pcap * sizeof(*l));
-			if (!l)
-				return -ENOMEM;
-			e->lastpos = l;
-		}
+		if (e->nidx == UINT32_MAX ||
+		    mdk_grow((void **)&e->ids, &c1, need, sizeof(*e->ids)) ||
+		    mdk_grow((void **)&e->pflags, &c2, need,
+			     sizeof(*e->pflags)) ||
+		    mdk_grow((void **)&e->lastpos, &c3, need,
+			     sizeof(*e->lastpos)))
+			return -ENOMEM;
+		e->pcap = c1;
 		idx = e->nidx++;
 	}
 	e->ids[idx] = id;
 	e->pflags[idx] = F_USED;
 	e->lastpos[idx] = 0;
-	for (i = hash64(id) & e->hmask; e->hash[i].key; i = (i + 1) & e->hmask)
+	for (i = mdk_hash64(id) & e->hmask; e->hash[i].key;
+	     i = (i + 1) & e->hmask)
 		;
 	e->hash[i].key = id + 1;
 	e->hash[i].idx = idx;
@@ -286,8 +255,10 @@ static int gen_replay(struct mdk_eval *e, struct egen *g, char *err,
 		size_t i;
 		int ret;
 
-		if (grow(&e->sstart, &e->sstartcap, s->n, sizeof(*e->sstart)) ||
-		    grow(&e->sreuse, &e->sreusecap, s->n, sizeof(*e->sreuse)))
+		if (mdk_grow((void **)&e->sstart, &e->sstartcap, s->n,
+			     sizeof(*e->sstart)) ||
+		    mdk_grow((void **)&e->sreuse, &e->sreusecap, s->n,
+			     sizeof(*e->sreuse)))
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 		for (i = 0; i < s->n; i++) {
 			const struct erec *r = &s->recs[i];
@@ -432,6 +403,7 @@ struct mdk_eval *mdk_eval_new(const struct mdk_eval_opts *o, char *err,
 	e->opts.policies = NULL; /* not kept */
 	e->ring = calloc(e->H, sizeof(*e->ring));
 	e->gens = calloc(np, sizeof(*e->gens));
+	e->gencap = np;
 	if (!e->ring || !e->gens || mdk_stream_new(0, &e->stream) ||
 	    hash_resize(e, 1024))
 		goto err_nomem;
@@ -559,11 +531,13 @@ int mdk_eval_window(struct mdk_eval *e, const uint64_t *ids, size_t n,
 			goto err_failed;
 	}
 	s = &e->ring[w % H];
-	if (grow(&e->sidx, &e->sidxcap, n, sizeof(*e->sidx)) ||
-	    grow(&e->sstart, &e->sstartcap, n, sizeof(*e->sstart)) ||
-	    grow(&e->sreuse, &e->sreusecap, n, sizeof(*e->sreuse)) ||
-	    grow(&s->recs, &s->cap, n, sizeof(*s->recs)) ||
-	    grow(&e->ret, &e->retcap, n, sizeof(*e->ret))) {
+	if (mdk_grow((void **)&e->sidx, &e->sidxcap, n, sizeof(*e->sidx)) ||
+	    mdk_grow((void **)&e->sstart, &e->sstartcap, n,
+		     sizeof(*e->sstart)) ||
+	    mdk_grow((void **)&e->sreuse, &e->sreusecap, n,
+		     sizeof(*e->sreuse)) ||
+	    mdk_grow((void **)&s->recs, &s->cap, n, sizeof(*s->recs)) ||
+	    mdk_grow((void **)&e->ret, &e->retcap, n, sizeof(*e->ret))) {
 		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 		goto err_failed;
 	}
@@ -814,15 +788,12 @@ int mdk_eval_find(struct mdk_eval *e, const char *spec,
 	if (ret)
 		goto out;
 	if (gi < 0) {
-		struct egen *gs =
-			realloc(e->gens, (e->ngens + 1) * sizeof(*gs));
-
-		if (!gs) {
+		if (mdk_grow((void **)&e->gens, &e->gencap, e->ngens + 1,
+			     sizeof(*e->gens))) {
 			gen_free(&ng);
 			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 			goto out;
 		}
-		e->gens = gs;
 		gi = (int)e->ngens++;
 	} else {
 		gen_free(&e->gens[gi]);
@@ -989,8 +960,8 @@ int mdk_eval_pick(struct mdk_eval *e, const struct mdk_eval_sel *sel,
 			return ret;
 		if (!ret || (uint64_t)a + wait > hi)
 			continue;
-		if (grow(&e->picks, &e->pickcap, e->npicks + 1,
-			 sizeof(*e->picks)))
+		if (mdk_grow((void **)&e->picks, &e->pickcap, e->npicks + 1,
+			     sizeof(*e->picks)))
 			return -ENOMEM;
 		e->picks[e->npicks++] = e->ids[idx];
 	}
@@ -1028,8 +999,8 @@ size_t mdk_eval_forget(struct mdk_eval *e, bool (*gone)(uint64_t id, void *arg),
 	for (idx = 0; idx < e->nidx; idx++) {
 		if (!(e->pflags[idx] & F_USED) || !gone(e->ids[idx], arg))
 			continue;
-		if (grow(&e->freel, &e->freecap, e->nfree + 1,
-			 sizeof(*e->freel)))
+		if (mdk_grow((void **)&e->freel, &e->freecap, e->nfree + 1,
+			     sizeof(*e->freel)))
 			break; /* keep it: forgetting is only an optimisation */
 		hash_del(e, hash_find(e, e->ids[idx]));
 		mdk_stream_forget(e->stream, idx);

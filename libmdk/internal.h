@@ -15,6 +15,7 @@
 
 #include <mdk/err.h>
 #include <mdk/policy.h>
+#include <mdk/util.h>
 
 #pragma GCC visibility push(hidden)
 
@@ -25,8 +26,8 @@
 #define mdk_likely(x) __builtin_expect(!!(x), 1)
 #define mdk_unlikely(x) __builtin_expect(!!(x), 0)
 
-/* Grow *@p (of *@cap elements of @size bytes) to hold at least @need. */
-int mdk__grow(void **p, size_t *cap, size_t need, size_t size);
+/* mdk_grow(), the new elements zero-filled. */
+int mdk__grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem_size);
 
 /*
  * The page map: 64-bit page ids to compact indices.  Ids are grouped in
@@ -57,17 +58,6 @@ static inline size_t mdk__uleb_put(uint8_t *p, uint64_t v)
 	}
 	p[n++] = (uint8_t)v;
 	return n;
-}
-
-/* 64-bit multiplicative hash (the finaliser of splitmix64). */
-static inline uint64_t mdk__hash64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
 }
 
 /* Little-endian loads and stores (the trace format is little-endian). */

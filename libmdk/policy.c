@@ -59,7 +59,7 @@ static int grid_push(struct mdk_grid *g, size_t *cap, uint64_t v)
 {
 	if (g->n >= MDK_MAX_GRID)
 		return -E2BIG;
-	if (mdk__grow((void **)&g->v, cap, g->n + 1, sizeof(*g->v)))
+	if (mdk_grow((void **)&g->v, cap, g->n + 1, sizeof(*g->v)))
 		return -ENOMEM;
 	g->v[g->n++] = v;
 	return 0;
@@ -460,7 +460,7 @@ int mdk_policy_parse_list(const char *list, struct mdk_policy ***out, size_t *n,
 			spec = NULL;
 			if (ret)
 				break;
-			if (mdk__grow((void **)&v, &cap, nv + 1, sizeof(*v))) {
+			if (mdk_grow((void **)&v, &cap, nv + 1, sizeof(*v))) {
 				mdk_policy_free(p);
 				ret = mdk_err(err, errlen, -ENOMEM,
 					      "out of memory");

@@ -272,8 +272,8 @@ int mdk_trace_writer_begin(struct mdk_trace_writer *w, uint32_t window,
 	ret = wr_end_window(w);
 	if (ret)
 		return wr_error(w, err, errlen);
-	if (mdk__grow((void **)&w->idx, &w->idxcap, w->nidx + 1,
-		      sizeof(*w->idx)))
+	if (mdk_grow((void **)&w->idx, &w->idxcap, w->nidx + 1,
+		     sizeof(*w->idx)))
 		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
 			       w->path);
 	w->idx[w->nidx].offset = wr_pos(w);
@@ -344,8 +344,7 @@ int mdk_trace_writer_put(struct mdk_trace_writer *w, uint32_t window,
 	ret = mdk_trace_writer_begin(w, window, err, errlen);
 	if (ret || !(flags & MDK_TRACE_UNSORTED))
 		return ret ? ret : mdk_trace_writer_add(w, ids, n, err, errlen);
-	if (mdk__grow((void **)&w->sortbuf, &w->sortcap, n,
-		      sizeof(*w->sortbuf)))
+	if (mdk_grow((void **)&w->sortbuf, &w->sortcap, n, sizeof(*w->sortbuf)))
 		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
 			       w->path);
 	memcpy(w->sortbuf, ids, n * sizeof(*ids));
@@ -1190,25 +1189,16 @@ static int rd_window_begins(struct mdk_trace_reader *r, uint64_t boff,
 static int rd_reserve_ids(struct mdk_trace_reader *r, uint32_t count, char *err,
 			  size_t errlen)
 {
-	size_t ncap;
-	uint64_t *ids;
+	/* pages (with a page map) grows alike; idcap moves once both have */
+	size_t c1 = r->idcap, c2 = r->idcap;
 
 	if (count <= r->idcap)
 		return 0;
-	ncap = MDK_MAX((size_t)count, r->idcap * 2);
-	ids = realloc(r->ids, ncap * sizeof(*ids));
-	if (!ids)
+	if (mdk_grow((void **)&r->ids, &c1, count, sizeof(*r->ids)) ||
+	    (r->pm &&
+	     mdk_grow((void **)&r->pages, &c2, count, sizeof(*r->pages))))
 		return rd_fail(r, err, errlen, -ENOMEM, "out of memory");
-	r->ids = ids;
-	if (r->pm) {
-		uint32_t *pg = realloc(r->pages, ncap * sizeof(*pg));
-
-		if (!pg)
-			return rd_fail(r, err, errlen, -ENOMEM,
-				       "out of memory");
-		r->pages = pg;
-	}
-	r->idcap = ncap;
+	r->idcap = c1;
 	return 0;
 }
 
