@@ -2,7 +2,8 @@
 # libmdk: the Memory Designer's Kit, as libmdk.a, libmdk.so and mdk.pc.
 # Every .c under libmdk/ is part of the library, except the subdirectories
 # that build their own archive or module (libmdk/swarm/, libmdk/python/):
-# adding a policy or a module needs no change here.
+# adding a policy or a module needs no change here.  The sources' layers
+# (what may call what) are drawn at the top of libmdk/internal.h.
 
 LIBMDK_SRCS := $(sort $(shell find libmdk \( -path libmdk/swarm -o \
 	-path libmdk/python \) -prune -o -name '*.c' -print))

@@ -39,6 +39,7 @@
 #include <mdk/evaluator.h>
 
 #include "internal.h"
+#include "learn/learn_int.h"
 
 #define F_USED 0x1 /* the index holds a page */
 #define F_RECLAIMED 0x2 /* the daemon reclaimed it since its last access */

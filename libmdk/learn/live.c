@@ -33,7 +33,7 @@
 #include <mdk/lopp.h>
 #include <mdk/mpc.h>
 
-#include "../internal.h"
+#include "learn_int.h"
 
 struct lrec {
 	uint32_t idx; /* dense index of the page */

@@ -14,7 +14,7 @@
 
 #include <mdk/lopp.h>
 
-#include "../internal.h"
+#include "learn_int.h"
 
 struct mdk_lopp_set {
 	size_t cap, n, next; /* next: where the next row goes */

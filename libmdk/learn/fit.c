@@ -23,7 +23,7 @@
 
 #include <mdk/lopp.h>
 
-#include "../internal.h"
+#include "learn_int.h"
 
 #define NF MDK_LOPP_FEATURES
 

@@ -24,7 +24,7 @@
 #include <mdk/lopp.h>
 #include <mdk/trace.h>
 
-#include "../internal.h"
+#include "learn_int.h"
 
 #define NF MDK_LOPP_FEATURES
 #define DEFAULT_SAMPLES (1u << 19)
