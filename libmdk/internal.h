@@ -9,7 +9,7 @@
  *
  *   1. helpers: util.c (errors, mdk_grow(), mdk_hash64()), pagemap.c
  *   2. traces: trace_*.c, csv.c, synth.c; the interval stream, interval.c
- *   3. policies: policy.c, policy/<name>.c, and L-OPP's model and
+ *   3. policies: policy*.c, policy/<name>.c, and L-OPP's model and
  *      features (lopp/), which policy/lopp.c scores with
  *   4. runs of policies: the simulator (sim.c), curves (mpc*.c), MRCs
  *      (mrc.c)
@@ -117,7 +117,7 @@ struct mdk_lopp_model *mdk__lopp_model_new(double rho, const double *mean,
 					   double bias);
 
 /* ------------------------------------------------------------------ */
-/* Policies (policy.c, policy/<name>.c) */
+/* Policies (policy*.c, policy/<name>.c) */
 
 #define MDK_MAX_PARAMS 2
 #define MDK_MAX_GRID 1000000u
@@ -267,12 +267,20 @@ void mdk__gen_above_saved(const struct mdk_gen *g, const uint64_t *Gc,
 			  const uint64_t *Gs, const uint64_t *Tc,
 			  const uint64_t *Ts, uint64_t *saved);
 
+/* Grids (policy_grid.c): values are pushed, then sorted and deduplicated. */
+void mdk__grid_free(struct mdk_grid *g);
+/* Append @v (*@cap: the capacity of g->v); 0, -E2BIG (MDK_MAX_GRID), -ENOMEM. */
+int mdk__grid_push(struct mdk_grid *g, size_t *cap, uint64_t v);
+void mdk__grid_finish(struct mdk_grid *g);
 /* Grid helpers for the default grids. */
 int mdk__grid_range(struct mdk_grid *g, uint64_t lo, uint64_t hi,
 		    uint64_t step);
 int mdk__grid_logspace(struct mdk_grid *g, uint64_t lo, uint64_t hi, size_t n);
 int mdk__grid_one(struct mdk_grid *g, uint64_t v);
 int mdk__grid_thresholds(uint64_t windows, struct mdk_grid *g);
+
+/* The registered policy named by @len bytes at @name (any case), or NULL. */
+const struct mdk_policy_ops *mdk__policy_find(const char *name, size_t len);
 
 /* The registered policies (policy.c's table). */
 extern const struct mdk_policy_ops mdk_policy_age;
