@@ -223,7 +223,7 @@ struct mdk_policy_ops {
 	 * indices (0..key_max), in place of the prior reuse distance; the
 	 * interval an access opens carries its key (mdk_keyer_*() in
 	 * mdk/policy.h).  keys_new() makes the per-trace state (the policy
-	 * must outlive it); forget() drops a dense page's history.
+	 * must outlive it); keys_forget() drops a dense page's history.
 	 */
 	uint32_t key_max;
 	int (*keys_new)(const struct mdk_policy *p, void **state, char *err,
