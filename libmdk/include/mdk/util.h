@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Small helpers every layer of mdk needs: libmdk itself, the daemon, the
- * CLI and SWARM-KV use these rather than their own copies.
+ * Small helpers every layer of mdk needs: libmdk uses them, and they are
+ * public so that the daemon, the CLI and SWARM-KV need no copies.
  */
 #ifndef MDK_UTIL_H
 #define MDK_UTIL_H
