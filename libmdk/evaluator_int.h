@@ -11,7 +11,7 @@
 #include <mdk/evaluator.h>
 #include <mdk/interval.h>
 
-#include "internal.h"
+#include "policy_int.h"
 #include "learn/learn_int.h"
 
 #pragma GCC visibility push(hidden)

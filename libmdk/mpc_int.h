@@ -9,7 +9,7 @@
 
 #include <mdk/mpc.h>
 
-#include "internal.h"
+#include "policy_int.h"
 
 struct mdk_mpc {
 	struct mdk_gen g; /* what the policy hooks see */

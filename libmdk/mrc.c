@@ -12,7 +12,7 @@
 #include <mdk/mrc.h>
 #include <mdk/trace.h>
 
-#include "internal.h"
+#include "policy_int.h"
 
 struct mdk_mrc {
 	struct mdk_policy *const *pols;

@@ -17,7 +17,7 @@
 
 #include <mdk/policy.h>
 
-#include "internal.h"
+#include "policy_int.h"
 
 static const struct mdk_policy_ops *const mdk_policies[] = {
 	&mdk_policy_age, &mdk_policy_vmin, &mdk_policy_paw, &mdk_policy_pace,

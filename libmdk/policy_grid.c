@@ -14,7 +14,7 @@
 
 #include <mdk/policy.h>
 
-#include "internal.h"
+#include "policy_int.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -15,7 +15,7 @@
 
 #include <mdk/policy.h>
 
-#include "internal.h"
+#include "policy_int.h"
 
 /* Parse one value of type @t from [@s, @e); 0 or -EINVAL. */
 static int parse_value(enum mdk_param_type t, const char *s, const char *e,

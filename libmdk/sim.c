@@ -16,7 +16,7 @@
 #include <mdk/sim.h>
 #include <mdk/trace.h>
 
-#include "internal.h"
+#include "policy_int.h"
 
 struct sim_page {
 	uint32_t last1; /* last access window + 1, 0: never */

@@ -8,7 +8,7 @@
 #ifndef MDK_LEARN_INT_H
 #define MDK_LEARN_INT_H
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 #pragma GCC visibility push(hidden)
 

@@ -15,7 +15,7 @@
 
 #include <mdk/lopp.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 struct hist {
 	uint32_t last1; /* last access window + 1; 0: never */

@@ -31,7 +31,7 @@
 
 #include <mdk/lopp.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 #define MODEL_MAGIC "mdk-lopp-model"
 #define MODEL_VERSION 1

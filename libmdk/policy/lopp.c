@@ -19,7 +19,7 @@
 #include <mdk/lopp.h>
 #include <mdk/trace.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 struct lopp_priv {
 	char *path; /* NULL for a model set by mdk_lopp_policy_set_model() */

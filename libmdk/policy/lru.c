@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 struct lru {
 	uint32_t *pos; /* page -> slot of its last reference (0: none) */

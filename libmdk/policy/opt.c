@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 #define NEVER UINT32_MAX
 
