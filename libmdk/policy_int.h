@@ -197,7 +197,7 @@ extern const struct mdk_policy_ops mdk_policy_lru;
 extern const struct mdk_policy_ops mdk_policy_opt;
 
 /* ------------------------------------------------------------------ */
-/* MPC generators (mpc.c) */
+/* MPC generators (mpc*.c) */
 
 /*
  * The binned histograms of one generator.  Cells are nr x ng (r-bin major);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The exact simulator (see mdk/sim.h).  Deliberately plain: it shares no
- * histogram, binning or suffix-sum code with mpc.c, so that a test which
+ * histogram, binning or suffix-sum code with mpc*.c, so that a test which
  * finds both agreeing on every point checks two independent computations.
  *
  * Occupancy: a page reclaimed at the end of window a + d and promoted in

@@ -111,7 +111,7 @@ void mdk_lopp_model_free(struct mdk_lopp_model *m)
 	free(m);
 }
 
-/* For fit (train.c): a model from its parts, or NULL. */
+/* For the fit (learn/fit.c): a model from its parts, or NULL. */
 struct mdk_lopp_model *mdk__lopp_model_new(double rho, const double *mean,
 					   const double *scale, const double *w,
 					   double bias)
