@@ -1,12 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # libmdk: the Memory Designer's Kit, as libmdk.a, libmdk.so and mdk.pc.
-# Every .c under libmdk/ is part of the library, except the subdirectories
-# that build their own archive or module (libmdk/swarm/, libmdk/python/):
-# adding a policy or a module needs no change here.  The sources' layers
-# (what may call what) are drawn at the top of libmdk/internal.h.
+# Every .c under libmdk/ but libmdk/swarm/ (libmdk-swarm, its own archive)
+# is part of the library: adding a policy or a module needs no change here.
 
-LIBMDK_SRCS := $(sort $(shell find libmdk \( -path libmdk/swarm -o \
-	-path libmdk/python \) -prune -o -name '*.c' -print))
+LIBMDK_SRCS := $(sort $(shell find libmdk -path libmdk/swarm -prune -o -name '*.c' -print))
 LIBMDK_OBJS := $(LIBMDK_SRCS:%.c=$(B)/%.o)
 LIBMDK_SAN_OBJS := $(LIBMDK_SRCS:%.c=$(B)/san/%.o)
 LIBMDK_A := $(B)/lib/libmdk.a
@@ -15,6 +12,8 @@ LIBMDK_SAN_A := $(B)/san/lib/libmdk.a
 LIBMDK_PC := $(B)/lib/pkgconfig/mdk.pc
 LIBMDK_LIBS := -llinear -lz -lm -lpthread
 
+# The sources' layers (what may call what) are drawn at the top of
+# libmdk/internal.h.
 all: $(LIBMDK_A) $(LIBMDK_SO) $(LIBMDK_PC)
 
 $(LIBMDK_A): $(LIBMDK_OBJS)
