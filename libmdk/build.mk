@@ -12,6 +12,8 @@ LIBMDK_SAN_A := $(B)/san/lib/libmdk.a
 LIBMDK_PC := $(B)/lib/pkgconfig/mdk.pc
 LIBMDK_LIBS := -llinear -lz -lm -lpthread
 
+# The sources' layers (what may call what) are drawn at the top of
+# libmdk/internal.h.
 all: $(LIBMDK_A) $(LIBMDK_SO) $(LIBMDK_PC)
 
 $(LIBMDK_A): $(LIBMDK_OBJS)

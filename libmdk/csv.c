@@ -214,7 +214,7 @@ int mdk_trace_import_csv(const char *csv, const char *out,
 		}
 		cur = win;
 		have = true;
-		if (mdk__grow((void **)&ids, &cap, n + 1, sizeof(*ids))) {
+		if (mdk_grow((void **)&ids, &cap, n + 1, sizeof(*ids))) {
 			ret = mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
 				      csv);
 			break;

@@ -3,6 +3,23 @@
  * libmdk internals shared between its sources: never installed, never
  * exported (everything declared here has hidden visibility, so the
  * version script's mdk_* pattern does not reach it).
+ *
+ * libmdk's layers, lowest first; a source includes and calls its own
+ * layer and those below it, never one above:
+ *
+ *   1. helpers: util.c (errors, mdk_grow(), mdk_hash64()), pagemap.c
+ *   2. traces: trace_*.c, csv.c, synth.c; the interval stream, interval.c
+ *   3. policies: policy*.c, policy/<name>.c, and L-OPP's model and
+ *      features (lopp/), which policy/lopp.c scores with
+ *   4. runs of policies: the simulator (sim.c), curves (mpc*.c), MRCs
+ *      (mrc.c)
+ *   5. L-OPP's learning (learn/: training, and the live learner, which
+ *      fills curves)
+ *   6. the live evaluator (evaluator*.c)
+ *
+ * This header serves them all; what layer 3 and above share is in
+ * policy_int.h, and an area's own internals in its header (trace_int.h,
+ * mpc_int.h, learn/learn_int.h, evaluator_int.h).
  */
 #ifndef MDK_INTERNAL_H
 #define MDK_INTERNAL_H
@@ -14,7 +31,7 @@
 #include <stdint.h>
 
 #include <mdk/err.h>
-#include <mdk/policy.h>
+#include <mdk/util.h>
 
 #pragma GCC visibility push(hidden)
 
@@ -25,8 +42,8 @@
 #define mdk_likely(x) __builtin_expect(!!(x), 1)
 #define mdk_unlikely(x) __builtin_expect(!!(x), 0)
 
-/* Grow *@p (of *@cap elements of @size bytes) to hold at least @need. */
-int mdk__grow(void **p, size_t *cap, size_t need, size_t size);
+/* mdk_grow(), the new elements zero-filled. */
+int mdk__grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem_size);
 
 /*
  * The page map: 64-bit page ids to compact indices.  Ids are grouped in
@@ -57,17 +74,6 @@ static inline size_t mdk__uleb_put(uint8_t *p, uint64_t v)
 	}
 	p[n++] = (uint8_t)v;
 	return n;
-}
-
-/* 64-bit multiplicative hash (the finaliser of splitmix64). */
-static inline uint64_t mdk__hash64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
 }
 
 /* Little-endian loads and stores (the trace format is little-endian). */
@@ -106,253 +112,6 @@ static inline uint64_t mdk__get64(const uint8_t *p)
 
 /* Strict unsigned parsing: decimal or 0x hex, the whole string. */
 int mdk__parse_u64(const char *s, uint64_t *out);
-
-/* L-OPP (lopp/model.c): a model from its parts (MDK_LOPP_FEATURES each). */
-struct mdk_lopp_model;
-struct mdk_lopp_model *mdk__lopp_model_new(double rho, const double *mean,
-					   const double *scale, const double *w,
-					   double bias);
-/* L-OPP (lopp/set.c): row @i of @s, 0 .. size - 1, in no set order. */
-struct mdk_lopp_set;
-const float *mdk__lopp_set_row(const struct mdk_lopp_set *s, size_t i,
-			       bool *label);
-
-/* ------------------------------------------------------------------ */
-/* Policies (policy.c, policy/<name>.c) */
-
-#define MDK_MAX_PARAMS 2
-#define MDK_MAX_GRID 1000000u
-
-/* A sorted list of distinct parameter values. */
-struct mdk_grid {
-	size_t n;
-	uint64_t *v;
-};
-
-enum mdk_param_type {
-	MDK_PARAM_WINDOWS, /* a count of windows */
-	MDK_PARAM_FRACTION, /* a fraction, kept in parts per million */
-	MDK_PARAM_PAGES, /* a count of pages */
-};
-
-struct mdk_param_desc {
-	const char *key;
-	const char *help;
-	enum mdk_param_type type;
-	uint64_t min, max; /* in the stored unit */
-	/* Default grid for a trace of @n windows (or pages); NULL: required. */
-	int (*dflt)(uint64_t n, struct mdk_grid *g);
-};
-
-/* Returned by wait() when the policy keeps the page for the interval. */
-#define MDK_KEEP INT64_MAX
-
-/* How an MPC generator bins a parameter (struct mdk_policy_ops.gen_*). */
-#define MDK_GEN_NONE (-1) /* the dimension is not used: one bin */
-#define MDK_GEN_EXACT (-2) /* one bin per value (OPP's gaps) */
-
-struct mdk_gen;
-
-/*
- * One policy.  Every hook is optional and guarded by its caller: a policy
- * without wait() cannot be simulated by sim.c, one without gen_row() has no
- * single-pass MPC, and so on.
- */
-struct mdk_policy_ops {
-	const char *name;
-	const char *help;
-	enum mdk_policy_kind kind;
-	unsigned int nparams;
-	struct mdk_param_desc params[MDK_MAX_PARAMS];
-
-	/*
-	 * wait() - the wait d of an interval of length @len (a gap, or a tail
-	 * with @tail) after an access whose prior reuse distance is @reuse
-	 * (0: the access was the page's first), or MDK_KEEP.  Setting @v.
-	 */
-	int64_t (*wait)(const uint64_t *v, uint32_t reuse, uint32_t len,
-			bool tail);
-	/*
-	 * wait() ignores @len and @tail: the policy decides when the interval
-	 * opens, so a daemon can run it (mdk_policy_decide()).
-	 */
-	bool online;
-	/* budget() - promotions allowed in a window of @accessed pages. */
-	uint64_t (*budget)(const uint64_t *v, uint64_t accessed);
-
-	/*
-	 * MPC generator.  Intervals are binned by prior reuse distance along
-	 * parameter gen_r and by gap (or tail) length along parameter gen_g:
-	 * for a grid x_0 < ... < x_{m-1} a reuse r falls in bin #{i: x_i < r}
-	 * (so "r > x_i" is "bin > i"), a gap g in bin #{j: x_j <= g} ("g >=
-	 * x_j" is "bin > j").  See mpc.c.
-	 */
-	int gen_r, gen_g;
-	/*
-	 * gen_row() - from one window's row (@S: its 2-D suffix sums, see
-	 * struct mdk_gen) and its @accessed count, the promotions of every
-	 * setting into @prom[] (overwrite) and any savings into @saved[] (add).
-	 */
-	void (*gen_row)(const struct mdk_gen *g, const uint64_t *S,
-			const uint32_t *row, uint64_t accessed, uint64_t *prom,
-			uint64_t *saved);
-	/*
-	 * gen_saved() - add every setting's saved page-windows from the 2-D
-	 * suffix sums of gap counts @Gc and gap lengths @Gs and of tail counts
-	 * @Tc and lengths @Ts over the horizon.
-	 */
-	void (*gen_saved)(const struct mdk_gen *g, const uint64_t *Gc,
-			  const uint64_t *Gs, const uint64_t *Tc,
-			  const uint64_t *Ts, uint64_t *saved);
-
-	/*
-	 * Cache policies (LRU, OPT), driven by mrc.c: cache_new() makes the
-	 * state, cache_refs() takes @n references (dense page indices) in
-	 * order, cache_misses() fills the misses of every setting of @p (its
-	 * k grid resolved against the distinct pages) once at the end.
-	 * Return 0 or -ENOMEM / -E2BIG.
-	 */
-	int (*cache_new)(void **state);
-	int (*cache_refs)(void *state, const uint32_t *pages, size_t n);
-	int (*cache_misses)(void *state, const struct mdk_policy *p,
-			    uint64_t *misses);
-	void (*cache_free)(void *state);
-
-	/*
-	 * Keyed policies (lopp): wait() and the curve's r-dimension see a key
-	 * that keys() computes for each access from its page ids and dense
-	 * indices (0..key_max), in place of the prior reuse distance; the
-	 * interval an access opens carries its key (mdk_keyer_*() in
-	 * mdk/policy.h).  keys_new() makes the per-trace state (the policy
-	 * must outlive it); forget() drops a dense page's history.
-	 */
-	uint32_t key_max;
-	int (*keys_new)(const struct mdk_policy *p, void **state, char *err,
-			size_t errlen);
-	int (*keys)(void *state, uint32_t window, const uint64_t *ids,
-		    const uint32_t *pages, size_t n, uint32_t *keys, char *err,
-		    size_t errlen);
-	void (*keys_forget)(void *state, uint32_t page);
-	void (*keys_free)(void *state);
-
-	/*
-	 * Options: a KEY=VALUE that is not a grid (lopp's model=FILE), kept in
-	 * struct mdk_policy's priv.  option() returns 0, -ENOENT for a key it
-	 * does not know or -EINVAL; option_spec() writes ",KEY=VALUE" (":KEY=VALUE" when
-	 * @first) for mdk_policy_spec() (snprintf semantics); priv_free() frees priv.
-	 */
-	int (*option)(struct mdk_policy *p, const char *key, const char *value,
-		      char *err, size_t errlen);
-	int (*option_spec)(const struct mdk_policy *p, bool first, char *buf,
-			   size_t len);
-	void (*priv_free)(void *priv);
-};
-
-struct mdk_policy {
-	const struct mdk_policy_ops *ops;
-	struct mdk_grid grid[MDK_MAX_PARAMS];
-	bool given[MDK_MAX_PARAMS];
-	bool resolved;
-	void *priv; /* the options' state (ops->option) */
-};
-
-/*
- * Curve hooks of the policies that wait v[1] windows iff the interval's
- * r-value (reuse or key) is above v[0], else keep the page: paw, lopp
- * (defined in policy/paw.c).
- */
-void mdk__gen_above_row(const struct mdk_gen *g, const uint64_t *S,
-			const uint32_t *row, uint64_t accessed, uint64_t *prom,
-			uint64_t *saved);
-void mdk__gen_above_saved(const struct mdk_gen *g, const uint64_t *Gc,
-			  const uint64_t *Gs, const uint64_t *Tc,
-			  const uint64_t *Ts, uint64_t *saved);
-
-/* Grid helpers for the default grids. */
-int mdk__grid_range(struct mdk_grid *g, uint64_t lo, uint64_t hi,
-		    uint64_t step);
-int mdk__grid_logspace(struct mdk_grid *g, uint64_t lo, uint64_t hi, size_t n);
-int mdk__grid_one(struct mdk_grid *g, uint64_t v);
-int mdk__grid_thresholds(uint64_t windows, struct mdk_grid *g);
-
-/* The registered policies (policy.c's table). */
-extern const struct mdk_policy_ops mdk_policy_age;
-extern const struct mdk_policy_ops mdk_policy_vmin;
-extern const struct mdk_policy_ops mdk_policy_paw;
-extern const struct mdk_policy_ops mdk_policy_pace;
-extern const struct mdk_policy_ops mdk_policy_opp;
-extern const struct mdk_policy_ops mdk_policy_lopp;
-extern const struct mdk_policy_ops mdk_policy_lru;
-extern const struct mdk_policy_ops mdk_policy_opt;
-
-/* ------------------------------------------------------------------ */
-/* MPC generators (mpc.c) */
-
-/*
- * The binned histograms of one generator.  Cells are nr x ng (r-bin major);
- * 2-D suffix sums are (nr + 1) x (ng + 1) with a zero last row and column:
- * S[i * (ng + 1) + j] = sum of cells (i', j') with i' >= i and j' >= j.
- */
-struct mdk_gen {
-	const struct mdk_policy *pol;
-	uint32_t cap; /* windows the ring holds */
-	uint32_t nr, ng; /* bins */
-	uint32_t cells; /* nr * ng */
-	const struct mdk_grid *rgrid, *ggrid; /* NULL for MDK_GEN_NONE/EXACT */
-	size_t n1; /* values of the second parameter (1 if none) */
-	size_t nset; /* settings */
-	uint64_t *scratch; /* cap + 2 words gen_row() may use */
-};
-
-/* S index for bins (i, j) of generator @g. */
-static inline size_t mdk__S(const struct mdk_gen *g, uint32_t i, uint32_t j)
-{
-	return (size_t)i * (g->ng + 1) + j;
-}
-
-/* ------------------------------------------------------------------ */
-/* L-OPP live (lopp/live.c), for the evaluator */
-
-struct mdk__lopp_live;
-struct mdk_mpc;
-struct mdk_lopp_model;
-struct mdk_lopp_quality;
-
-/*
- * A learner over a horizon of @H windows: OPP(@rho_ppm) labels, a new
- * model every @retrain windows fitted to the newest @rows rows.  0 or
- * -ENOMEM.
- */
-int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
-		       size_t rows, struct mdk__lopp_live **out);
-void mdk__lopp_live_free(struct mdk__lopp_live *l);
-/*
- * Window @w: @n accesses, page ids @ids, dense indices @idx, the window
- * of each page's previous access @start (MDK_NONE: first), as the
- * interval stream reports them.  Returns 1 when a new model was fitted,
- * 0, or -errno.
- */
-int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
-			  const uint64_t *ids, const uint32_t *idx,
-			  const uint32_t *start, size_t n, char *err,
-			  size_t errlen);
-/* The newest model, NULL before the first fit. */
-const struct mdk_lopp_model *
-mdk__lopp_live_model(const struct mdk__lopp_live *l);
-/* Fits so far, the newest model's quality on its rows (at 0.5), rows. */
-void mdk__lopp_live_stats(const struct mdk__lopp_live *l, uint64_t *trainings,
-			  struct mdk_lopp_quality *q, size_t *rows);
-/* Bytes held, the training rows included. */
-size_t mdk__lopp_live_memory(const struct mdk__lopp_live *l);
-/* The key of dense page @idx's last access (0: none, or no model). */
-uint32_t mdk__lopp_live_key(const struct mdk__lopp_live *l, uint32_t idx);
-void mdk__lopp_live_forget(struct mdk__lopp_live *l, uint32_t idx);
-/*
- * Add the intervals of windows @lo..@hi, keyed by the newest model, to
- * the fresh generator @m (capacity H) of a keyed policy.  0 or -errno.
- */
-int mdk__lopp_live_fill(const struct mdk__lopp_live *l, struct mdk_mpc *m,
-			uint32_t lo, uint32_t hi, char *err, size_t errlen);
 
 #pragma GCC visibility pop
 

@@ -77,19 +77,9 @@ uint32_t mdk_stream_pages(const struct mdk_stream *s)
 
 static int stream_grow(struct mdk_stream *s, uint32_t page)
 {
-	size_t ncap = s->cap ? s->cap : 1024;
 	size_t esz = s->packed ? sizeof(uint32_t) : sizeof(struct page_state);
-	void *n;
 
-	while (ncap <= page)
-		ncap *= 2;
-	n = realloc(s->st, ncap * esz);
-	if (!n)
-		return -ENOMEM;
-	memset((char *)n + s->cap * esz, 0, (ncap - s->cap) * esz);
-	s->st = n;
-	s->cap = ncap;
-	return 0;
+	return mdk__grow_zeroed(&s->st, &s->cap, (size_t)page + 1, esz);
 }
 
 static int stream_dup(uint32_t page, uint32_t window, char *err, size_t errlen)

@@ -12,7 +12,7 @@
 #include <mdk/mrc.h>
 #include <mdk/trace.h>
 
-#include "internal.h"
+#include "policy_int.h"
 
 struct mdk_mrc {
 	struct mdk_policy *const *pols;
@@ -95,7 +95,7 @@ int mdk_mrc_add(struct mdk_mrc *m, const uint64_t *ids, size_t n, char *err,
 	if (m->done)
 		return mdk_err(err, errlen, -EINVAL,
 			       "mrc: references after the result");
-	if (mdk__grow((void **)&m->dense, &m->densecap, n, sizeof(*m->dense)))
+	if (mdk_grow((void **)&m->dense, &m->densecap, n, sizeof(*m->dense)))
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	ret = mdk__pagemap_map(m->pm, ids, n, m->dense);
 	if (ret)

@@ -87,7 +87,7 @@ static int pagemap_rehash(struct mdk_pagemap *pm)
 
 		if (!pm->slot[i].key)
 			continue;
-		h = mdk__hash64(pm->slot[i].key) & nmask;
+		h = mdk_hash64(pm->slot[i].key) & nmask;
 		while (ns[h].key)
 			h = (h + 1) & nmask;
 		ns[h] = pm->slot[i];
@@ -101,7 +101,7 @@ static int pagemap_rehash(struct mdk_pagemap *pm)
 /* The leaf of key + 1 = @k, created when missing; -ENOMEM on failure. */
 static int64_t pagemap_leaf(struct mdk_pagemap *pm, uint64_t k)
 {
-	size_t h = mdk__hash64(k) & pm->mask;
+	size_t h = mdk_hash64(k) & pm->mask;
 	uint32_t leaf;
 	int ret;
 
@@ -112,11 +112,11 @@ static int64_t pagemap_leaf(struct mdk_pagemap *pm, uint64_t k)
 	}
 	if (pm->nleaves >= MAX_LEAVES)
 		return -E2BIG;
-	ret = mdk__grow((void **)&pm->seen, &pm->leafcap, pm->nleaves + 1,
-			sizeof(*pm->seen));
+	ret = mdk_grow((void **)&pm->seen, &pm->leafcap, pm->nleaves + 1,
+		       sizeof(*pm->seen));
 	if (!ret)
-		ret = mdk__grow((void **)&pm->lkey, &pm->lkeycap,
-				pm->nleaves + 1, sizeof(*pm->lkey));
+		ret = mdk_grow((void **)&pm->lkey, &pm->lkeycap,
+			       pm->nleaves + 1, sizeof(*pm->lkey));
 	if (ret)
 		return ret;
 	leaf = (uint32_t)pm->nleaves++;
@@ -172,7 +172,7 @@ int mdk__pagemap_map(struct mdk_pagemap *pm, const uint64_t *ids, size_t n,
 			}
 			if (i + LOOKAHEAD < n)
 				__builtin_prefetch(
-					&pm->slot[mdk__hash64(
+					&pm->slot[mdk_hash64(
 							  (ids[i + LOOKAHEAD] >>
 							   LEAF_SHIFT) +
 							  1) &

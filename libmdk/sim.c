@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The exact simulator (see mdk/sim.h).  Deliberately plain: it shares no
- * histogram, binning or suffix-sum code with mpc.c, so that a test which
+ * histogram, binning or suffix-sum code with mpc*.c, so that a test which
  * finds both agreeing on every point checks two independent computations.
  *
  * Occupancy: a page reclaimed at the end of window a + d and promoted in
@@ -16,7 +16,7 @@
 #include <mdk/sim.h>
 #include <mdk/trace.h>
 
-#include "internal.h"
+#include "policy_int.h"
 
 struct sim_page {
 	uint32_t last1; /* last access window + 1, 0: never */
@@ -93,33 +93,19 @@ void mdk_sim_free(struct mdk_sim *s)
 /* Per-window arrays for windows 0..@w (diff: 0..@w+1). */
 static int sim_windows(struct mdk_sim *s, uint32_t w)
 {
-	size_t need = (size_t)w + 2, ncap = s->wcap ? s->wcap : 64;
-	uint64_t *a, *f, *pr;
-	int64_t *d;
+	size_t need = (size_t)w + 2;
+	/* The four grow alike from wcap; it moves once all have. */
+	size_t c1 = s->wcap, c2 = s->wcap, c3 = s->wcap, c4 = s->wcap;
 
 	if (need <= s->wcap)
 		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	a = realloc(s->acc, ncap * sizeof(*a));
-	if (a)
-		s->acc = a;
-	f = realloc(s->first, ncap * sizeof(*f));
-	if (f)
-		s->first = f;
-	pr = realloc(s->prom, ncap * sizeof(*pr));
-	if (pr)
-		s->prom = pr;
-	d = realloc(s->diff, ncap * sizeof(*d));
-	if (d)
-		s->diff = d;
-	if (!a || !f || !pr || !d)
+	if (mdk__grow_zeroed((void **)&s->acc, &c1, need, sizeof(*s->acc)) ||
+	    mdk__grow_zeroed((void **)&s->first, &c2, need,
+			     sizeof(*s->first)) ||
+	    mdk__grow_zeroed((void **)&s->prom, &c3, need, sizeof(*s->prom)) ||
+	    mdk__grow_zeroed((void **)&s->diff, &c4, need, sizeof(*s->diff)))
 		return -ENOMEM;
-	memset(s->acc + s->wcap, 0, (ncap - s->wcap) * sizeof(*a));
-	memset(s->first + s->wcap, 0, (ncap - s->wcap) * sizeof(*f));
-	memset(s->prom + s->wcap, 0, (ncap - s->wcap) * sizeof(*pr));
-	memset(s->diff + s->wcap, 0, (ncap - s->wcap) * sizeof(*d));
-	s->wcap = ncap;
+	s->wcap = c1;
 	return 0;
 }
 
@@ -176,21 +162,10 @@ static int sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 		uint32_t pg = pages[i];
 		struct sim_page *st;
 
-		if (pg >= s->stcap) {
-			size_t ncap = s->stcap ? s->stcap : 1024;
-			struct sim_page *np;
-
-			while (ncap <= pg)
-				ncap *= 2;
-			np = realloc(s->st, ncap * sizeof(*np));
-			if (!np)
-				return mdk_err(err, errlen, -ENOMEM,
-					       "out of memory");
-			memset(np + s->stcap, 0,
-			       (ncap - s->stcap) * sizeof(*np));
-			s->st = np;
-			s->stcap = ncap;
-		}
+		if (pg >= s->stcap &&
+		    mdk__grow_zeroed((void **)&s->st, &s->stcap, (size_t)pg + 1,
+				     sizeof(*s->st)))
+			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 		st = &s->st[pg];
 		if (st->last1 == w1)
 			return mdk_err(
@@ -214,21 +189,12 @@ static int sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 						   window);
 				}
 			} else if (g >= 1) {
-				if (g >= s->ghcap) {
-					size_t ncap = MDK_MAX((size_t)g + 1,
-							      s->ghcap * 2);
-					uint64_t *h = realloc(
-						s->ghist, ncap * sizeof(*h));
-
-					if (!h)
-						return mdk_err(err, errlen,
-							       -ENOMEM,
-							       "out of memory");
-					memset(h + s->ghcap, 0,
-					       (ncap - s->ghcap) * sizeof(*h));
-					s->ghist = h;
-					s->ghcap = ncap;
-				}
+				if (g >= s->ghcap &&
+				    mdk__grow_zeroed((void **)&s->ghist,
+						     &s->ghcap, (size_t)g + 1,
+						     sizeof(*s->ghist)))
+					return mdk_err(err, errlen, -ENOMEM,
+						       "out of memory");
 				s->ghist[g]++;
 				s->gmax = MDK_MAX(s->gmax, g);
 			}
@@ -391,7 +357,7 @@ int mdk_simulate(const char *trace, struct mdk_policy *p, size_t setting,
 					  errlen);
 			continue;
 		}
-		if (mdk__grow((void **)&keys, &kcap, c.n, sizeof(*keys))) {
+		if (mdk_grow((void **)&keys, &kcap, c.n, sizeof(*keys))) {
 			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}

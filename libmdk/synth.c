@@ -73,7 +73,7 @@ static void rng_seed(uint64_t *s, uint64_t seed)
 
 	for (i = 0; i < 4; i++) {
 		seed += 0x9e3779b97f4a7c15ull;
-		s[i] = mdk__hash64(seed);
+		s[i] = mdk_hash64(seed);
 	}
 }
 
@@ -289,7 +289,7 @@ int mdk_synth_add(struct mdk_synth *s, const char *spec, char *err,
 	free(copy);
 	if (ret)
 		return ret;
-	if (mdk__grow((void **)&s->g, &s->gcap, s->ng + 1, sizeof(*s->g)))
+	if (mdk_grow((void **)&s->g, &s->gcap, s->ng + 1, sizeof(*s->g)))
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	s->g[s->ng++] = g;
 	return 0;
@@ -376,11 +376,11 @@ static int periodic_setup(struct gen *g)
 static void phase_draw(struct gen *g, uint64_t k)
 {
 	uint32_t tin = prob_thr(g->p), tout = prob_thr(g->idle);
-	uint64_t salt = mdk__hash64(g->rng[0] ^ (k * 0x9e3779b97f4a7c15ull));
+	uint64_t salt = mdk_hash64(g->rng[0] ^ (k * 0x9e3779b97f4a7c15ull));
 	uint64_t i, cut = (uint64_t)(g->frac * 18446744073709551615.0);
 
 	for (i = 0; i < g->n; i++)
-		g->thr[i] = mdk__hash64(salt + i) < cut ? tin : tout;
+		g->thr[i] = mdk_hash64(salt + i) < cut ? tin : tout;
 	g->cur_phase = k;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Small helpers shared by libmdk's sources (see internal.h). */
+/* Small helpers shared by libmdk's sources (internal.h, mdk/util.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@ int mdk_err(char *err, size_t errlen, int ret, const char *fmt, ...)
 	return ret;
 }
 
-int mdk__grow(void **p, size_t *cap, size_t need, size_t size)
+int mdk_grow(void **arr, size_t *cap, size_t need, size_t elem_size)
 {
 	size_t ncap = *cap ? *cap : 16;
 	void *np;
@@ -33,17 +33,33 @@ int mdk__grow(void **p, size_t *cap, size_t need, size_t size)
 	if (need <= *cap)
 		return 0;
 	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / size)
+		if (ncap > SIZE_MAX / 2 / elem_size)
 			return -ENOMEM;
 		ncap *= 2;
 	}
-	np = realloc(*p, ncap * size);
+	/* need <= ncap: the doubling stopped short of overflow, check once */
+	if (ncap > SIZE_MAX / elem_size)
+		return -ENOMEM;
+	np = realloc(*arr, ncap * elem_size);
 	if (!np)
 		return -ENOMEM;
-	*p = np;
+	*arr = np;
 	*cap = ncap;
 	return 0;
 }
+
+int mdk__grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem_size)
+{
+	size_t old = *cap;
+
+	if (mdk_grow(arr, cap, need, elem_size))
+		return -ENOMEM;
+	memset((char *)*arr + old * elem_size, 0, (*cap - old) * elem_size);
+	return 0;
+}
+
+/* The one out-of-line copy of the inline in <mdk/util.h>, for the ABI. */
+extern inline uint64_t mdk_hash64(uint64_t x);
 
 int mdk__parse_u64(const char *s, uint64_t *out)
 {

@@ -15,7 +15,7 @@
 
 #include <mdk/lopp.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 struct hist {
 	uint32_t last1; /* last access window + 1; 0: never */
@@ -30,7 +30,7 @@ struct mdk_lopp_feat {
 	struct mdk_pagemap *rmap; /* region ids -> region indices */
 	uint64_t *rids;
 	uint32_t *ridx;
-	size_t rcap;
+	size_t rcap, ridxcap;
 	uint32_t window; /* newest window fed */
 	/*
 	 * log2(1 + x) for x = 0..nlg-1: every feature is a count of windows
@@ -79,22 +79,16 @@ void mdk_lopp_feat_free(struct mdk_lopp_feat *f)
 size_t mdk_lopp_feat_memory(const struct mdk_lopp_feat *f)
 {
 	return (f->npage + f->nregion) * sizeof(struct hist) +
-	       f->rcap * (sizeof(*f->rids) + sizeof(*f->ridx)) +
+	       f->rcap * sizeof(*f->rids) + f->ridxcap * sizeof(*f->ridx) +
 	       f->lgcap * sizeof(*f->lg);
 }
 
 /* Make room for index @i in *@h (*@n entries), zero-filled. */
 static int hist_grow(struct hist **h, size_t *n, uint32_t i)
 {
-	size_t old = *n, cap = old;
-
-	if (i < old)
+	if (i < *n)
 		return 0;
-	if (mdk__grow((void **)h, &cap, (size_t)i + 1, sizeof(**h)))
-		return -ENOMEM;
-	memset(*h + old, 0, (cap - old) * sizeof(**h));
-	*n = cap;
-	return 0;
+	return mdk__grow_zeroed((void **)h, n, (size_t)i + 1, sizeof(**h));
 }
 
 /* An access in window @w: move @h on. */
@@ -117,7 +111,7 @@ static int lg_grow(struct mdk_lopp_feat *f, uint32_t w)
 
 	if (need <= f->nlg)
 		return 0;
-	if (mdk__grow((void **)&f->lg, &f->lgcap, need, sizeof(*f->lg)))
+	if (mdk_grow((void **)&f->lg, &f->lgcap, need, sizeof(*f->lg)))
 		return -ENOMEM;
 	for (; f->nlg < f->lgcap; f->nlg++)
 		f->lg[f->nlg] = (float)log2(1.0 + (double)f->nlg);
@@ -148,16 +142,9 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 			       f->window);
 	f->window = window;
 	if (lg_grow(f, window) ||
-	    mdk__grow((void **)&f->rids, &f->rcap, n, sizeof(*f->rids)))
+	    mdk_grow((void **)&f->rids, &f->rcap, n, sizeof(*f->rids)) ||
+	    mdk_grow((void **)&f->ridx, &f->ridxcap, n, sizeof(*f->ridx)))
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
-	{
-		/* ridx follows rids' capacity */
-		uint32_t *r = realloc(f->ridx, f->rcap * sizeof(*r));
-
-		if (!r)
-			return mdk_err(err, errlen, -ENOMEM, "out of memory");
-		f->ridx = r;
-	}
 	for (i = 0; i < n; i++)
 		f->rids[i] = ids[i] >> MDK_LOPP_REGION_SHIFT;
 	if (mdk__pagemap_map(f->rmap, f->rids, n, f->ridx))

@@ -31,7 +31,7 @@
 
 #include <mdk/lopp.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 #define MODEL_MAGIC "mdk-lopp-model"
 #define MODEL_VERSION 1
@@ -111,7 +111,7 @@ void mdk_lopp_model_free(struct mdk_lopp_model *m)
 	free(m);
 }
 
-/* For fit (train.c): a model from its parts, or NULL. */
+/* For the fit (learn/fit.c): a model from its parts, or NULL. */
 struct mdk_lopp_model *mdk__lopp_model_new(double rho, const double *mean,
 					   const double *scale, const double *w,
 					   double bias)

@@ -19,7 +19,7 @@
 #include <mdk/lopp.h>
 #include <mdk/trace.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 struct lopp_priv {
 	char *path; /* NULL for a model set by mdk_lopp_policy_set_model() */
@@ -30,7 +30,7 @@ struct lopp_keys {
 	const struct mdk_policy *p;
 	struct mdk_lopp_feat *feat;
 	float *x;
-	size_t xcap; /* rows */
+	size_t xcap; /* floats */
 };
 
 static int64_t lopp_wait(const uint64_t *v, uint32_t key, uint32_t len,
@@ -136,14 +136,9 @@ static int lopp_keys(void *state, uint32_t window, const uint64_t *ids,
 	size_t i;
 	int ret;
 
-	if (n > k->xcap) {
-		float *x = realloc(k->x, n * MDK_LOPP_FEATURES * sizeof(*x));
-
-		if (!x)
-			return mdk_err(err, errlen, -ENOMEM, "out of memory");
-		k->x = x;
-		k->xcap = n;
-	}
+	if (mdk_grow((void **)&k->x, &k->xcap, n * MDK_LOPP_FEATURES,
+		     sizeof(*k->x)))
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	ret = mdk_lopp_feat_add(k->feat, window, ids, pages, n, k->x, err,
 				errlen);
 	if (ret)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 struct lru {
 	uint32_t *pos; /* page -> slot of its last reference (0: none) */
@@ -117,20 +117,10 @@ static int lru_refs(void *state, const uint32_t *pages, size_t n)
 	for (i = 0; i < n; i++) {
 		uint32_t pg = pages[i], t, old;
 
-		if (pg >= l->poscap) {
-			size_t ncap = l->poscap ? l->poscap : 1024;
-			uint32_t *np;
-
-			while (ncap <= pg)
-				ncap *= 2;
-			np = realloc(l->pos, ncap * sizeof(*np));
-			if (!np)
-				return -ENOMEM;
-			memset(np + l->poscap, 0,
-			       (ncap - l->poscap) * sizeof(*np));
-			l->pos = np;
-			l->poscap = ncap;
-		}
+		if (pg >= l->poscap &&
+		    mdk__grow_zeroed((void **)&l->pos, &l->poscap,
+				     (size_t)pg + 1, sizeof(*l->pos)))
+			return -ENOMEM;
 		if (l->now == l->cap) {
 			ret = lru_compact(l);
 			if (ret)
@@ -145,8 +135,8 @@ static int lru_refs(void *state, const uint32_t *pages, size_t n)
 			if (d >= l->histcap) {
 				size_t oc = l->histcap;
 
-				if (mdk__grow((void **)&l->hist, &l->histcap,
-					      d + 1, sizeof(*l->hist)))
+				if (mdk_grow((void **)&l->hist, &l->histcap,
+					     d + 1, sizeof(*l->hist)))
 					return -ENOMEM;
 				memset(l->hist + oc, 0,
 				       (l->histcap - oc) * sizeof(*l->hist));

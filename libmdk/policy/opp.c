@@ -17,7 +17,7 @@
  */
 #include <mdk/trace.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 static uint64_t opp_budget(const uint64_t *v, uint64_t accessed)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 #define NEVER UINT32_MAX
 
@@ -51,7 +51,7 @@ static int opt_refs(void *state, const uint32_t *pages, size_t n)
 
 	if (n > NEVER - 1 - o->n)
 		return -E2BIG;
-	if (mdk__grow((void **)&o->refs, &o->cap, o->n + n, sizeof(*o->refs)))
+	if (mdk_grow((void **)&o->refs, &o->cap, o->n + n, sizeof(*o->refs)))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		o->refs[o->n++] = pages[i];

@@ -10,7 +10,7 @@
  */
 #include <mdk/trace.h>
 
-#include "../internal.h"
+#include "../policy_int.h"
 
 static int64_t paw_wait(const uint64_t *v, uint32_t reuse, uint32_t len,
 			bool tail)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: the .mdkt reader (libmdk/trace.c) over arbitrary bytes.
+ * Fuzz target: the .mdkt reader (libmdk/trace_*.c) over arbitrary bytes.
  * The first byte picks the flags (dense page map, partial traces), a
  * window to seek to, and whether the harness first repairs the CRCs of
  * the header, the blocks it can walk and the footer -- without that the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: the live evaluator of policy mode (libmdk/evaluator.c) on
+ * Description: the live evaluator of policy mode (libmdk/evaluator*.c) on
  * synthetic windows.  Its curves equal libmdk's offline generators over
  * the same windows (mdk_mpc_run() on the trace written from them) while
  * the horizon holds every window, and a fresh generator fed only the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: L-OPP's training (libmdk/lopp/set.c, fit.c, train.c):
+ * Description: L-OPP's training (libmdk/learn/set.c, fit.c, train.c):
  * OPP's per-window labels on golden cases (ties, rho's rounding, gaps of
  * 0), the labelled ring, precision, recall and AUC on a hand-made set,
  * fit's refusals, labels that agree with OPP's exact simulator, and a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: properties of the curves (libmdk/mpc.c): OPP never exceeds
+ * Description: properties of the curves (libmdk/mpc*.c): OPP never exceeds
  * its rate and saves at least as much as any other setting within it;
  * AGE(T) and VMIN(T) promote the same intervals; the whole-trace driver
  * (closed intervals only, derived histograms) equals the live path; a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: policy specs and grids (libmdk/policy.c): names, values,
+ * Description: policy specs and grids (libmdk/policy*.c): names, values,
  * ranges and lists, default grids for a trace's length, settings and
  * their formatting, and errors that say what was expected.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: the .mdkt trace writer and reader (libmdk/trace.c): round
- * trips through files, memory and pipes, seeking, partial traces, and
+ * Description: the .mdkt trace writer and reader (libmdk/trace_*.c):
+ * round trips through files, memory and pipes, seeking, partial traces, and
  * every kind of bad input -- truncation at every byte, flipped bytes,
  * windows out of order, ids not increasing, foreign files -- failing with
  * a message that names the file, the offset and what was expected.

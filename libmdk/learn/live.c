@@ -33,7 +33,7 @@
 #include <mdk/lopp.h>
 #include <mdk/mpc.h>
 
-#include "../internal.h"
+#include "learn_int.h"
 
 struct lrec {
 	uint32_t idx; /* dense index of the page */
@@ -128,14 +128,14 @@ static int live_grow(struct mdk__lopp_live *l, struct lwin *s, size_t n,
 {
 	size_t old = l->pcap;
 
-	if (mdk__grow((void **)&s->recs, &s->rcap, n, sizeof(*s->recs)) ||
-	    mdk__grow((void **)&s->x, &s->xcap, n * MDK_LOPP_FEATURES,
-		      sizeof(*s->x)) ||
-	    mdk__grow((void **)&l->gaps, &l->gcap, n, sizeof(*l->gaps)) ||
-	    mdk__grow((void **)&l->rpos, &l->rcap, n, sizeof(*l->rpos)) ||
-	    mdk__grow((void **)&l->label, &l->lcap, n, sizeof(*l->label)) ||
-	    mdk__grow((void **)&l->page, &l->pcap, (size_t)maxidx + 1,
-		      sizeof(*l->page)))
+	if (mdk_grow((void **)&s->recs, &s->rcap, n, sizeof(*s->recs)) ||
+	    mdk_grow((void **)&s->x, &s->xcap, n * MDK_LOPP_FEATURES,
+		     sizeof(*s->x)) ||
+	    mdk_grow((void **)&l->gaps, &l->gcap, n, sizeof(*l->gaps)) ||
+	    mdk_grow((void **)&l->rpos, &l->rcap, n, sizeof(*l->rpos)) ||
+	    mdk_grow((void **)&l->label, &l->lcap, n, sizeof(*l->label)) ||
+	    mdk_grow((void **)&l->page, &l->pcap, (size_t)maxidx + 1,
+		     sizeof(*l->page)))
 		return -ENOMEM;
 	memset(l->page + old, 0, (l->pcap - old) * sizeof(*l->page));
 	return 0;

@@ -14,7 +14,7 @@
 
 #include <mdk/lopp.h>
 
-#include "../internal.h"
+#include "learn_int.h"
 
 struct mdk_lopp_set {
 	size_t cap, n, next; /* next: where the next row goes */
@@ -81,7 +81,7 @@ void mdk_lopp_set_clear(struct mdk_lopp_set *s)
 	s->n = s->next = s->positives = 0;
 }
 
-/* For fit (train.c): row @i (0 .. size - 1, in no particular order). */
+/* For the fit (fit.c): row @i (0 .. size - 1, in no particular order). */
 const float *mdk__lopp_set_row(const struct mdk_lopp_set *s, size_t i,
 			       bool *label)
 {

@@ -23,7 +23,7 @@
 
 #include <mdk/lopp.h>
 
-#include "../internal.h"
+#include "learn_int.h"
 
 #define NF MDK_LOPP_FEATURES
 
@@ -65,27 +65,19 @@ static void standardise(const struct mdk_lopp_set *s, size_t n, double *mean,
 	}
 }
 
-int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
-		 struct mdk_lopp_model **out, char *err, size_t errlen)
+/* Are @C (0 takes 1), @rho and @s's rows fit to learn from?  0 or -EINVAL. */
+static int fit_check(const struct mdk_lopp_set *s, double rho, double *C,
+		     char *err, size_t errlen)
 {
-	size_t n = mdk_lopp_set_size(s), pos = mdk_lopp_set_positives(s), i;
-	double mean[NF], scale[NF], w[NF], bias;
-	struct parameter param = { 0 };
-	struct problem prob = { 0 };
-	struct feature_node *nodes = NULL;
-	struct model *lm = NULL;
-	int labels[2], li, ret;
-	const char *why;
-	unsigned int k;
+	size_t n = mdk_lopp_set_size(s), pos = mdk_lopp_set_positives(s);
 
-	*out = NULL;
-	if (C == 0)
-		C = 1;
-	if (!(C > 0) || !isfinite(C) || !(rho >= 0 && rho <= 1))
+	if (*C == 0)
+		*C = 1;
+	if (!(*C > 0) || !isfinite(*C) || !(rho >= 0 && rho <= 1))
 		return mdk_err(
 			err, errlen, -EINVAL,
 			"lopp: fit: cost %g and rho %g: expected a cost > 0 and rho in [0, 1]",
-			C, rho);
+			*C, rho);
 	if (!n)
 		return mdk_err(err, errlen, -EINVAL,
 			       "lopp: fit: no labelled rows to learn from");
@@ -100,21 +92,30 @@ int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
 		return mdk_err(err, errlen, -EINVAL,
 			       "lopp: fit: %zu rows: at most %d", n,
 			       INT_MAX / 2);
-	standardise(s, n, mean, scale);
+	return 0;
+}
 
-	prob.l = (int)n;
-	prob.n = NF + 1; /* the bias feature included */
-	prob.bias = 1;
-	prob.y = malloc(n * sizeof(*prob.y));
-	prob.x = malloc(n * sizeof(*prob.x));
-	nodes = malloc(n * (NF + 2) * sizeof(*nodes));
-	if (!prob.y || !prob.x || !nodes) {
-		ret = mdk_err(err, errlen, -ENOMEM,
-			      "lopp: fit: out of memory for %zu rows", n);
-		goto out;
-	}
+/*
+ * liblinear's problem: the @n rows of @s standardised by @mean and
+ * @scale, the bias feature last, in *@nodes.  0 or -ENOMEM.
+ */
+static int fit_problem(const struct mdk_lopp_set *s, size_t n,
+		       const double *mean, const double *scale,
+		       struct problem *prob, struct feature_node **nodes)
+{
+	size_t i;
+	unsigned int k;
+
+	prob->l = (int)n;
+	prob->n = NF + 1; /* the bias feature included */
+	prob->bias = 1;
+	prob->y = malloc(n * sizeof(*prob->y));
+	prob->x = malloc(n * sizeof(*prob->x));
+	*nodes = malloc(n * (NF + 2) * sizeof(**nodes));
+	if (!prob->y || !prob->x || !*nodes)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		struct feature_node *row = nodes + i * (NF + 2);
+		struct feature_node *row = *nodes + i * (NF + 2);
 		bool y;
 		const float *x = mdk__lopp_set_row(s, i, &y);
 
@@ -125,10 +126,36 @@ int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
 				row[k].value = 0;
 		}
 		row[NF].index = NF + 1;
-		row[NF].value = prob.bias;
+		row[NF].value = prob->bias;
 		row[NF + 1].index = -1;
-		prob.x[i] = row;
-		prob.y[i] = y ? 1 : -1;
+		prob->x[i] = row;
+		prob->y[i] = y ? 1 : -1;
+	}
+	return 0;
+}
+
+int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
+		 struct mdk_lopp_model **out, char *err, size_t errlen)
+{
+	size_t n = mdk_lopp_set_size(s);
+	double mean[NF], scale[NF], w[NF], bias;
+	struct parameter param = { 0 };
+	struct problem prob = { 0 };
+	struct feature_node *nodes = NULL;
+	struct model *lm = NULL;
+	int labels[2], li, ret;
+	const char *why;
+	unsigned int k;
+
+	*out = NULL;
+	ret = fit_check(s, rho, &C, err, errlen);
+	if (ret)
+		return ret;
+	standardise(s, n, mean, scale);
+	if (fit_problem(s, n, mean, scale, &prob, &nodes)) {
+		ret = mdk_err(err, errlen, -ENOMEM,
+			      "lopp: fit: out of memory for %zu rows", n);
+		goto out;
 	}
 	param.solver_type = L2R_LR;
 	param.eps = 0.01; /* liblinear's default for L2R_LR */

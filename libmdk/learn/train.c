@@ -12,7 +12,7 @@
  * at once (label 1).
  *
  * Only a sample of the pages keep their rows: a page is in when
- * mdk__hash64(id) falls below a threshold (so all of a page's intervals or
+ * mdk_hash64(id) falls below a threshold (so all of a page's intervals or
  * none), chosen from the trace's record count for about max_samples rows.
  * The labels need every interval of a window all the same, so the gaps of
  * all pages are kept per window, the rows of sampled pages only.
@@ -24,7 +24,7 @@
 #include <mdk/lopp.h>
 #include <mdk/trace.h>
 
-#include "../internal.h"
+#include "learn_int.h"
 
 #define NF MDK_LOPP_FEATURES
 #define DEFAULT_SAMPLES (1u << 19)
@@ -102,16 +102,6 @@ struct train {
 	uint64_t intervals;
 };
 
-static int grow_zero(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t old = *cap;
-
-	if (mdk__grow(p, cap, need, size))
-		return -ENOMEM;
-	memset((char *)*p + old * size, 0, (*cap - old) * size);
-	return 0;
-}
-
 /* Page slots up to @need, both per-page arrays zero-filled. */
 static int pages_grow(struct train *t, size_t need)
 {
@@ -119,8 +109,9 @@ static int pages_grow(struct train *t, size_t need)
 
 	if (need <= t->npages)
 		return 0;
-	if (grow_zero((void **)&t->last1, &c1, need, sizeof(*t->last1)) ||
-	    grow_zero((void **)&t->row1, &c2, need, sizeof(*t->row1)))
+	if (mdk__grow_zeroed((void **)&t->last1, &c1, need,
+			     sizeof(*t->last1)) ||
+	    mdk__grow_zeroed((void **)&t->row1, &c2, need, sizeof(*t->row1)))
 		return -ENOMEM;
 	/* Both grew from the same capacity by the same rule. */
 	t->npages = MDK_MIN(c1, c2);
@@ -132,8 +123,8 @@ static int close_window(struct train *t, uint32_t w)
 {
 	size_t k;
 
-	if (mdk__grow((void **)&t->label, &t->labelcap, t->ngaps ? t->ngaps : 1,
-		      sizeof(*t->label)))
+	if (mdk_grow((void **)&t->label, &t->labelcap, t->ngaps ? t->ngaps : 1,
+		     sizeof(*t->label)))
 		return -ENOMEM;
 	mdk_lopp_labels(t->gaps, t->ngaps, t->accessed, t->rho_ppm, t->hist,
 			t->label);
@@ -153,10 +144,10 @@ static int chunk(struct train *t, const struct mdk_trace_chunk *c, char *err,
 	int ret;
 
 	if (c->n) {
-		if (mdk__grow((void **)&t->x, &t->xcap, c->n * NF,
-			      sizeof(*t->x)) ||
-		    mdk__grow((void **)&t->gaps, &t->gapcap, t->ngaps + c->n,
-			      sizeof(*t->gaps)))
+		if (mdk_grow((void **)&t->x, &t->xcap, c->n * NF,
+			     sizeof(*t->x)) ||
+		    mdk_grow((void **)&t->gaps, &t->gapcap, t->ngaps + c->n,
+			     sizeof(*t->gaps)))
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 		ret = mdk_lopp_feat_add(t->feat, w, c->ids, c->pages, c->n,
 					t->x, err, errlen);
@@ -164,8 +155,8 @@ static int chunk(struct train *t, const struct mdk_trace_chunk *c, char *err,
 			return ret;
 	}
 	/* A gap is below w: the hist needs w entries at most. */
-	if (grow_zero((void **)&t->hist, &t->histcap, (size_t)w + 1,
-		      sizeof(*t->hist)))
+	if (mdk__grow_zeroed((void **)&t->hist, &t->histcap, (size_t)w + 1,
+			     sizeof(*t->hist)))
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	t->accessed += c->n;
 	t->intervals += c->n;
@@ -181,12 +172,12 @@ static int chunk(struct train *t, const struct mdk_trace_chunk *c, char *err,
 			if (t->row1[p]) {
 				size_t k = t->nclose;
 
-				if (mdk__grow((void **)&t->cgap, &t->cgapcap,
-					      k + 1, sizeof(*t->cgap)) ||
-				    mdk__grow((void **)&t->cwin, &t->cwincap,
-					      k + 1, sizeof(*t->cwin)) ||
-				    mdk__grow((void **)&t->cx, &t->cxcap,
-					      (k + 1) * NF, sizeof(*t->cx)))
+				if (mdk_grow((void **)&t->cgap, &t->cgapcap,
+					     k + 1, sizeof(*t->cgap)) ||
+				    mdk_grow((void **)&t->cwin, &t->cwincap,
+					     k + 1, sizeof(*t->cwin)) ||
+				    mdk_grow((void **)&t->cx, &t->cxcap,
+					     (k + 1) * NF, sizeof(*t->cx)))
 					return mdk_err(err, errlen, -ENOMEM,
 						       "out of memory");
 				t->cgap[k] = (uint32_t)t->ngaps;
@@ -197,11 +188,11 @@ static int chunk(struct train *t, const struct mdk_trace_chunk *c, char *err,
 				t->nclose++;
 			}
 			t->ngaps++;
-		} else if (mdk__hash64(c->ids[i]) <= t->threshold) {
+		} else if (mdk_hash64(c->ids[i]) <= t->threshold) {
 			/* First access: the page is in the sample or not. */
 			if (t->nrows >= UINT32_MAX - 1 ||
-			    mdk__grow((void **)&t->rows, &t->rowcap,
-				      (t->nrows + 1) * NF, sizeof(*t->rows)))
+			    mdk_grow((void **)&t->rows, &t->rowcap,
+				     (t->nrows + 1) * NF, sizeof(*t->rows)))
 				return mdk_err(err, errlen, -ENOMEM,
 					       "out of memory");
 			t->row1[p] = (uint32_t)++t->nrows;

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libmdk internals of L-OPP's learning (libmdk/learn/): its training rows
+ * and the live learner the evaluator runs.  This layer sits above the
+ * curves (it fills MPC generators) and below the evaluator; the model and
+ * features it fits and scores with are below the policies (libmdk/lopp/).
+ */
+#ifndef MDK_LEARN_INT_H
+#define MDK_LEARN_INT_H
+
+#include "../policy_int.h"
+
+#pragma GCC visibility push(hidden)
+
+/* L-OPP's rows (set.c): row @i of @s, 0 .. size - 1, in no set order. */
+struct mdk_lopp_set;
+const float *mdk__lopp_set_row(const struct mdk_lopp_set *s, size_t i,
+			       bool *label);
+
+/* ------------------------------------------------------------------ */
+/* L-OPP live (live.c), for the evaluator */
+
+struct mdk__lopp_live;
+struct mdk_mpc;
+struct mdk_lopp_model;
+struct mdk_lopp_quality;
+
+/*
+ * A learner over a horizon of @H windows: OPP(@rho_ppm) labels, a new
+ * model every @retrain windows fitted to the newest @rows rows.  0 or
+ * -ENOMEM.
+ */
+int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
+		       size_t rows, struct mdk__lopp_live **out);
+void mdk__lopp_live_free(struct mdk__lopp_live *l);
+/*
+ * Window @w: @n accesses, page ids @ids, dense indices @idx, the window
+ * of each page's previous access @start (MDK_NONE: first), as the
+ * interval stream reports them.  Returns 1 when a new model was fitted,
+ * 0, or -errno.
+ */
+int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
+			  const uint64_t *ids, const uint32_t *idx,
+			  const uint32_t *start, size_t n, char *err,
+			  size_t errlen);
+/* The newest model, NULL before the first fit. */
+const struct mdk_lopp_model *
+mdk__lopp_live_model(const struct mdk__lopp_live *l);
+/* Fits so far, the newest model's quality on its rows (at 0.5), rows. */
+void mdk__lopp_live_stats(const struct mdk__lopp_live *l, uint64_t *trainings,
+			  struct mdk_lopp_quality *q, size_t *rows);
+/* Bytes held, the training rows included. */
+size_t mdk__lopp_live_memory(const struct mdk__lopp_live *l);
+/* The key of dense page @idx's last access (0: none, or no model). */
+uint32_t mdk__lopp_live_key(const struct mdk__lopp_live *l, uint32_t idx);
+void mdk__lopp_live_forget(struct mdk__lopp_live *l, uint32_t idx);
+/*
+ * Add the intervals of windows @lo..@hi, keyed by the newest model, to
+ * the fresh generator @m (capacity H) of a keyed policy.  0 or -errno.
+ */
+int mdk__lopp_live_fill(const struct mdk__lopp_live *l, struct mdk_mpc *m,
+			uint32_t lo, uint32_t hi, char *err, size_t errlen);
+
+#pragma GCC visibility pop
+
+#endif /* MDK_LEARN_INT_H */
