@@ -226,14 +226,14 @@ int sampler__ids_add(struct mdk_sampler *s, uint32_t proc, uint32_t nr)
 	for (i = 0; i < nr; i++)
 		s->cur.tier_pages += s->recs[i].nr_tier;
 	if (s->flags & MDK_SAMPLER_RUNS) {
-		err = grow(&s->runs, &s->cap_runs, s->nr_runs + runs,
-			   sizeof(*s->runs));
+		err = mdk_grow((void **)&s->runs, &s->cap_runs,
+			       s->nr_runs + runs, sizeof(*s->runs));
 		if (!err)
 			expand_runs(s->recs, nr, proc, s->runs, &s->nr_runs,
 				    &s->sorted);
 	} else {
-		err = grow(&s->ids, &s->cap_ids, s->nr_ids + need,
-			   sizeof(*s->ids));
+		err = mdk_grow((void **)&s->ids, &s->cap_ids, s->nr_ids + need,
+			       sizeof(*s->ids));
 		if (!err)
 			expand_ids(s->recs, nr, proc, s->ids, &s->nr_ids,
 				   &s->sorted);

@@ -89,7 +89,8 @@ static struct proc_ent *new_proc(struct mdk_sampler *s, pid_t pid, int fd,
 
 	if (s->nr_procs >= MDK_SAMPLER_MAX_PROCS)
 		return NULL;
-	if (grow(&s->procs, &cap, s->nr_procs + 1, sizeof(*s->procs)))
+	if (mdk_grow((void **)&s->procs, &cap, s->nr_procs + 1,
+		     sizeof(*s->procs)))
 		return NULL;
 	s->cap_procs = cap;
 	e = &s->procs[s->nr_procs];
@@ -155,8 +156,8 @@ static struct live *live_find(struct mdk_sampler *s, pid_t pid)
 
 static int live_add(struct mdk_sampler *s, size_t *n, struct proc_ent *e)
 {
-	if (grow(&s->next_live, &s->cap_next_live, *n + 1,
-		 sizeof(*s->next_live)))
+	if (mdk_grow((void **)&s->next_live, &s->cap_next_live, *n + 1,
+		     sizeof(*s->next_live)))
 		return -ENOMEM;
 	s->next_live[*n].pid = e->pub.pid;
 	s->next_live[*n].id = e->pub.id;
@@ -345,7 +346,8 @@ int sampler__sample_all(struct mdk_sampler *s, bool starting, char *msg,
 	err = sampler__gather(s, msg, len);
 	if (err)
 		return err;
-	err = grow(&s->known, &s->cap_known, s->nr_members, sizeof(*known));
+	err = mdk_grow((void **)&s->known, &s->cap_known, s->nr_members,
+		       sizeof(*known));
 	if (err)
 		return err;
 	known = s->known;

@@ -33,6 +33,8 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+#include <mdk/util.h>
+
 #include "sampler.h"
 #include "loader.h"
 
@@ -147,24 +149,6 @@ static inline uint64_t clock_ns(clockid_t clk)
 
 	clock_gettime(clk, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* Grow *@p (of *@cap elements of @size) to hold @need. */
-static inline int grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = reallocarray(*(void **)p, n, size);
-	if (!q)
-		return -ENOMEM;
-	*(void **)p = q;
-	*cap = n;
-	return 0;
 }
 
 static inline int cmp_pid(const void *a, const void *b)

@@ -54,7 +54,7 @@ int mdk_sampler_read_pids(const char *path, pid_t **pids, size_t *nr,
 			err = -EINVAL;
 			break;
 		}
-		err = grow(pids, cap, *nr + 1, sizeof(**pids));
+		err = mdk_grow((void **)pids, cap, *nr + 1, sizeof(**pids));
 		if (err) {
 			set_msg(msg, len, "%s: out of memory", path);
 			break;
@@ -131,7 +131,7 @@ static int parse_pid_list(const char *s, pid_t **pids, size_t *nr)
 		if (end == p || errno || v <= 0 || v > INT_MAX ||
 		    (*end && *end != ','))
 			return -EINVAL;
-		if (grow(pids, &cap, *nr + 1, sizeof(**pids)))
+		if (mdk_grow((void **)pids, &cap, *nr + 1, sizeof(**pids)))
 			return -ENOMEM;
 		(*pids)[(*nr)++] = v;
 		p = *end ? end + 1 : end;
@@ -202,7 +202,8 @@ int sampler__gather(struct mdk_sampler *s, char *msg, size_t len)
 		set_msg(msg, len, "every process of the PID set has exited");
 		return -ENOENT;
 	}
-	if (grow(&s->members, &s->cap_members, s->nr_pids, sizeof(pid_t)))
+	if (mdk_grow((void **)&s->members, &s->cap_members, s->nr_pids,
+		     sizeof(pid_t)))
 		return -ENOMEM;
 	memcpy(s->members, s->pids, s->nr_pids * sizeof(pid_t));
 	s->nr_members = s->nr_pids;
@@ -223,7 +224,8 @@ int mdk_sampler_add_pid(struct mdk_sampler *s, pid_t pid)
 		return -ESRCH;
 	if (bsearch(&pid, s->pids, s->nr_pids, sizeof(pid), cmp_pid))
 		return 0;
-	err = grow(&s->pids, &s->cap_pids, s->nr_pids + 1, sizeof(pid));
+	err = mdk_grow((void **)&s->pids, &s->cap_pids, s->nr_pids + 1,
+		       sizeof(pid));
 	if (err)
 		return err;
 	s->pids[s->nr_pids++] = pid;

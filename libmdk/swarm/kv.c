@@ -70,14 +70,11 @@ static struct sw_kent *cache_get(struct mdk_swarm_client *c, uint64_t tag,
 		slot = cache_slot(tab, cap - 1, tag, tag2);
 	}
 	if (!c->nchunks || c->chunk_used == SW_CHUNK) {
-		struct sw_kent **ch =
-			realloc(c->chunks, (c->nchunks + 1) * sizeof(*ch));
-
-		if (!ch)
+		if (mdk_grow((void **)&c->chunks, &c->chunks_cap,
+			     c->nchunks + 1, sizeof(*c->chunks)))
 			return NULL;
-		c->chunks = ch;
-		ch[c->nchunks] = calloc(SW_CHUNK, sizeof(**ch));
-		if (!ch[c->nchunks])
+		c->chunks[c->nchunks] = calloc(SW_CHUNK, sizeof(**c->chunks));
+		if (!c->chunks[c->nchunks])
 			return NULL;
 		c->nchunks++;
 		c->chunk_used = 0;

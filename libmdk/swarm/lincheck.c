@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include <mdk/lincheck.h>
+#include <mdk/util.h>
 
 uint64_t mdk_lin_now_ns(void)
 {
@@ -42,13 +43,10 @@ struct memo {
 	size_t cap, used;
 };
 
+/* splitmix64: a golden-ratio step, then its finaliser. */
 static uint64_t mix(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return mdk_hash64(*x += 0x9e3779b97f4a7c15ULL);
 }
 
 /* Returns 1 if added, 0 if present, -ENOMEM. */

@@ -21,14 +21,10 @@
 
 #include "swarm_int.h"
 
+/* splitmix64: a golden-ratio step, then its finaliser. */
 uint64_t sw_rand(struct mdk_swarm_client *c)
 {
-	/* splitmix64 */
-	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return mdk_hash64(c->rng += 0x9e3779b97f4a7c15ULL);
 }
 
 static uint64_t mono_ns(void)

@@ -27,6 +27,7 @@
 
 #include <mdk/memnode.h>
 #include <mdk/swarm.h>
+#include <mdk/util.h>
 
 #define SW_MAGIC 0x4d444b5357524d31ULL /* "MDKSWRM1" */
 #define SW_VERSION 1
@@ -147,7 +148,7 @@ struct mdk_swarm_client {
 	struct sw_kent **cache;
 	size_t cache_mask, cache_used;
 	struct sw_kent **chunks;
-	size_t nchunks, chunk_used;
+	size_t nchunks, chunks_cap, chunk_used;
 
 	struct sw_batch b[MDK_SWARM_MAX_NODES];
 	unsigned int answered; /* mask of the last round */

@@ -33,7 +33,7 @@ mkdir -p "$tsan"
 # shellcheck disable=SC2046
 if gcc -std=gnu11 -O1 -g -fsanitize=thread -Wno-tsan -D_GNU_SOURCE \
 	-DMDK_VERSION='"tsan"' -I"$top" -I"$top/libmdk/include" -I"$top/tests/unit" \
-	"$top/tests/unit/test_swarm_stress.c" "$top"/libmdk/swarm/*.c \
+	"$top/tests/unit/test_swarm_stress.c" "$top"/libmdk/swarm/*.c "$top/libmdk/util.c" \
 	-o "$tsan/test_swarm_stress" $(pkg-config --cflags --libs check) \
 	-lpthread -lm 2>"$tsan/build.log"; then
 	echo "ThreadSanitizer: test_swarm_stress"
