@@ -473,31 +473,18 @@ static int parse_policies(const struct mdkd_key *k, const char *s, void *f,
 	return ret;
 }
 
-static const char *const backends[] = {
-	[MDKD_BACKEND_SWAP] = "swap",
-	[MDKD_BACKEND_CXL] = "cxl",
-};
-
 static int parse_backend(const struct mdkd_key *k, const char *s, void *f,
 			 char *err, size_t errlen)
 {
 	int i;
 
-	for (i = 0; i < (int)(sizeof(backends) / sizeof(backends[0])); i++)
-		if (!strcmp(s, backends[i])) {
+	for (i = 0; i < MDKD_BACKEND_NR; i++)
+		if (!strcmp(s, mdkd_backend_names[i])) {
 			*(int *)f = i;
 			return 0;
 		}
 	return mdk_err(err, errlen, -EINVAL,
 		       "%s: expected swap or cxl, got '%s'", k->name, s);
-}
-
-const char *mdkd_backend_name(int backend)
-{
-	return backend >= 0 && backend < (int)(sizeof(backends) /
-					       sizeof(backends[0])) ?
-		       backends[backend] :
-		       "?";
 }
 
 typedef int (*key_parser)(const struct mdkd_key *k, const char *s, void *f,

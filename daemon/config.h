@@ -22,9 +22,9 @@
 #include <stdio.h>
 
 #include "controller.h"
+#include "registry.h"
 
 #define MDKD_CONFIG_PATH "/etc/mdk/mdkd.conf"
-#define MDKD_PATH_MAX 4096
 #define MDKD_CONFIG_MAX_BYTES (1 << 20)
 
 /* Daemon-wide settings ([global] only). */
@@ -91,9 +91,6 @@ struct mdkd_config {
 	struct mdkd_section *sections;
 	size_t nsections;
 };
-
-/* mdkd_backend_name() - "swap" or "cxl". */
-const char *mdkd_backend_name(int backend);
 
 /* mdkd_key_find() - the table entry of @name, or NULL. */
 const struct mdkd_key *mdkd_key_find(const char *name);

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "manager.h"
 #include "notify.h"
+#include "request.h"
 
 static void usage(FILE *f)
 {
@@ -186,7 +187,8 @@ int main(int argc, char **argv)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	d = mdkd_new(cfg, config, socket, true, err, sizeof(err));
+	d = mdkd_new(cfg, config, socket, true, mdkd_request_handle, err,
+		     sizeof(err));
 	if (!d) {
 		log_err("%s", err);
 		mdkd_config_free(cfg);
@@ -194,9 +196,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	log_info("mdkd %s started: %zu cgroup%s managed, socket %s",
-		 MDK_VERSION, d->ncgs, d->ncgs == 1 ? "" : "s", d->socket_path);
-	mdkd_notify("READY=1\nSTATUS=managing %zu cgroup%s", d->ncgs,
-		    d->ncgs == 1 ? "" : "s");
+		 MDK_VERSION, d->cgroups.n, d->cgroups.n == 1 ? "" : "s",
+		 d->ctl.path);
+	mdkd_notify("READY=1\nSTATUS=managing %zu cgroup%s", d->cgroups.n,
+		    d->cgroups.n == 1 ? "" : "s");
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "1", 1) != 1)
 			log_warn("cannot tell the parent we are ready");
@@ -205,7 +208,7 @@ int main(int argc, char **argv)
 	ret = mdkd_run(d);
 	mdkd_notify("STOPPING=1\nSTATUS=stopping");
 	log_info("stopping: restoring limits and releasing %zu cgroup%s",
-		 d->ncgs, d->ncgs == 1 ? "" : "s");
+		 d->cgroups.n, d->cgroups.n == 1 ? "" : "s");
 	mdkd_free(d);
 	return ret ? 1 : 0;
 }

@@ -48,9 +48,10 @@
 #include "controller.h"
 #include "jsonout.h"
 #include "log.h"
-#include "manager.h"
+#include "loop.h"
 #include "mode_policy.h"
 #include "pages.h"
+#include "target.h"
 
 /* ---- the window source ---- */
 
@@ -88,9 +89,6 @@ const struct mdkd_policy_source mdkd_policy_source_sampler = {
 	.proc = sampler_proc,
 	.close = sampler_close,
 };
-
-const struct mdkd_policy_source *mdkd_policy_source =
-	&mdkd_policy_source_sampler;
 
 /* ---- state ---- */
 
@@ -150,7 +148,7 @@ struct policy_state {
 	struct mdk_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
 	struct policy_totals tot;
-	struct mdkd_cgroup *cg;
+	struct mdkd_target *t;
 };
 
 static pid_t pid_of(void *arg, uint32_t proc)
@@ -189,7 +187,7 @@ static void set_error(struct policy_state *st, const char *fmt, ...)
 	va_end(ap);
 	/* Log a message once, not every window. */
 	if (strcmp(msg, st->last_error))
-		log_warn("%s: %s", st->cg->path, msg);
+		log_warn("%s: %s", st->t->path, msg);
 	snprintf(st->last_error, sizeof(st->last_error), "%s", msg);
 }
 
@@ -229,7 +227,7 @@ static void trace_close(struct policy_state *st)
 	char err[256];
 
 	if (st->trace && mdk_trace_writer_close(st->trace, err, sizeof(err)))
-		log_warn("%s: trace_file %s: %s", st->cg->path, st->trace_path,
+		log_warn("%s: trace_file %s: %s", st->t->path, st->trace_path,
 			 err);
 	st->trace = NULL;
 	st->trace_path[0] = '\0';
@@ -238,7 +236,7 @@ static void trace_close(struct policy_state *st)
 
 static void trace_open(struct policy_state *st)
 {
-	const struct mdkd_settings *set = &st->cg->set;
+	const struct mdkd_settings *set = st->t->set;
 	struct mdk_trace_writer_opts o = { .page_size = 4096 };
 	char desc[MDKD_CGROUP_PATH_MAX + 256], err[512];
 	struct timespec ts;
@@ -249,13 +247,13 @@ static void trace_open(struct policy_state *st)
 	snprintf(
 		desc, sizeof(desc),
 		"mdkd policy mode, cgroup %s: page id = process << %d | virtual address >> 12; windows numbered from the mode's start",
-		st->cg->path, MDK_SAMPLER_PAGE_VPN_BITS);
+		st->t->path, MDK_SAMPLER_PAGE_VPN_BITS);
 	o.window_us = set->window_us;
 	o.start_us = (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 	o.desc = desc;
 	if (mdk_trace_writer_open(set->trace_file, &o, &st->trace, err,
 				  sizeof(err))) {
-		log_warn("%s: trace_file: %s", st->cg->path, err);
+		log_warn("%s: trace_file: %s", st->t->path, err);
 		st->trace = NULL;
 		st->trace_failed = true;
 		return;
@@ -271,7 +269,7 @@ static int64_t swapcached(struct policy_state *st)
 	ssize_t n;
 	int fd;
 
-	fd = openat(st->cg->dirfd, "memory.stat", O_RDONLY | O_CLOEXEC);
+	fd = openat(st->t->dirfd, "memory.stat", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, sizeof(buf));
@@ -284,12 +282,15 @@ static int64_t swapcached(struct policy_state *st)
 	return (int64_t)ms.swapcached;
 }
 
-/* Whether zswap is on (/sys/module/zswap/parameters/enabled is Y). */
-static bool zswap_enabled(void)
+/* Whether zswap is on (SYS/module/zswap/parameters/enabled is Y). */
+static bool zswap_enabled(const char *sys_root)
 {
-	char c = 'N';
-	int fd = open("/sys/module/zswap/parameters/enabled",
-		      O_RDONLY | O_CLOEXEC);
+	char file[MDKD_PATH_MAX + 64], c = 'N';
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/module/zswap/parameters/enabled",
+		 sys_root);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
 
 	if (fd >= 0) {
 		if (read(fd, &c, 1) != 1)
@@ -325,7 +326,7 @@ static void drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
 
 	bytes = st->advised_bytes;
 	st->advised_bytes = 0;
-	if (zswap_enabled()) {
+	if (zswap_enabled(st->t->sys_root)) {
 		st->pending_bytes = 0;
 		return;
 	}
@@ -334,11 +335,11 @@ static void drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
 	/* Kept with the drop off too: turned on, it drops what is there. */
 	bytes = mdkd_swap_cache_drop(
 		&st->pending_bytes, bytes,
-		w->have_counters ? w->swapin_pages * MDK_SAMPLER_PAGE_SIZE : 0,
+		w->have_counters ? w->swapin_pages * MDKD_PAGE_SIZE : 0,
 		ms->swapcached, ms->file_writeback);
-	if (bytes < MDK_SAMPLER_PAGE_SIZE || !st->cg->set.drop_swap_cache)
+	if (bytes < MDKD_PAGE_SIZE || !st->t->set->drop_swap_cache)
 		return;
-	fd = openat(st->cg->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
+	fd = openat(st->t->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		set_error(st, "drop_swap_cache: memory.reclaim: %s",
 			  strerror(errno));
@@ -365,13 +366,13 @@ static void drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
 	log_debug("%s: drop_swap_cache: memory.reclaim %" PRIu64
 		  " (swapcached %" PRIu64 ", %" PRIu64
 		  " under writeback): swapcached %" PRId64,
-		  st->cg->path, bytes, ms->swapcached, ms->file_writeback,
+		  st->t->path, bytes, ms->swapcached, ms->file_writeback,
 		  after);
 }
 
 /* ---- hooks ---- */
 
-static void policy_stop(struct mdkd_cgroup *cg, void *state)
+static void policy_stop(struct mdkd_target *t, void *state)
 {
 	struct policy_state *st = state;
 
@@ -384,23 +385,23 @@ static void policy_stop(struct mdkd_cgroup *cg, void *state)
 	st->started = false;
 }
 
-static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
+static int policy_start(struct mdkd_target *t, void *state, char *err,
 			size_t errlen)
 {
 	struct policy_state *st = state;
-	const struct mdkd_settings *set = &cg->set;
+	const struct mdkd_settings *set = t->set;
 	struct mdk_sampler_opts o = { .tier_node = -1 };
 	char dir[MDKD_PATH_MAX + MDKD_CGROUP_PATH_MAX];
 
-	st->cg = cg;
-	st->src_ops = mdkd_policy_source;
+	st->t = t;
+	st->src_ops = t->policy_source;
 	st->tier_node = st->home_node = -1;
 	st->sel.policy = -1;
 	st->guard_window = -1;
 	st->why = MDKD_R_NOTHING;
 	if (set->backend == MDKD_BACKEND_CXL) {
 		int node = set->tier_node >= 0 ? set->tier_node :
-						 mdkd_cmm_mp_node(NULL);
+						 mdkd_cmm_mp_node(t->sys_root);
 
 		if (node < 0) {
 			snprintf(
@@ -410,14 +411,13 @@ static int policy_start(struct mdkd_cgroup *cg, void *state, char *err,
 			return node;
 		}
 		st->tier_node = node;
-		st->home_node = mdkd_home_node(NULL, node);
+		st->home_node = mdkd_home_node(t->sys_root, node);
 		o.tier_node = node;
 	}
 	st->eval = eval_new(set, err, errlen);
 	if (!st->eval)
 		return -EINVAL;
-	snprintf(dir, sizeof(dir), "%s/%s", cg->d->cfg->global.cgroup_root,
-		 cg->path);
+	snprintf(dir, sizeof(dir), "%s/%s", t->cgroup_root, t->path);
 	o.cgroup = dir;
 	/* Pages idle since before the sampler met their process count. */
 	o.flags = MDK_SAMPLER_MET_RESIDENT;
@@ -480,7 +480,7 @@ static void guard_apply(struct policy_state *st, struct mdk_eval_sel *sel)
 	struct mdk_setting s;
 	long k;
 
-	if (!st->cg->set.rate_guard || !p || !mdk_policy_keyed(p) ||
+	if (!st->t->set->rate_guard || !p || !mdk_policy_keyed(p) ||
 	    !st->guard_theta || mdk_policy_setting(p, sel->setting, &s) ||
 	    s.v[0] >= st->guard_theta)
 		return;
@@ -493,7 +493,7 @@ static void guard_apply(struct policy_state *st, struct mdk_eval_sel *sel)
 static void guard_observe(struct policy_state *st, uint64_t index,
 			  uint64_t measured, uint64_t accessed)
 {
-	const struct mdkd_settings *set = &st->cg->set;
+	const struct mdkd_settings *set = st->t->set;
 	const struct mdk_policy *p;
 	struct mdk_setting s;
 	long k;
@@ -518,7 +518,7 @@ static void guard_observe(struct policy_state *st, uint64_t index,
 		st->guard_steps++;
 		st->guard_window = (int64_t)index;
 		log_info("%s: rate guard: window rate %.4f over %g: theta %g",
-			 st->cg->path, (double)measured / (double)accessed,
+			 st->t->path, (double)measured / (double)accessed,
 			 set->target_rate, s.v[0] / 1e6);
 		return;
 	}
@@ -537,7 +537,7 @@ static void guard_observe(struct policy_state *st, uint64_t index,
 /* The setting to run in this window, into st->sel; st->why otherwise. */
 static void choose(struct policy_state *st)
 {
-	const struct mdkd_settings *set = &st->cg->set;
+	const struct mdkd_settings *set = st->t->set;
 	struct mdk_eval_sel sel;
 	char err[512];
 	int ret;
@@ -576,7 +576,7 @@ static void choose(struct policy_state *st)
 		if (set->auto_tune) {
 			st->tot.tune_changes++;
 			log_info("%s: auto-tune: %s -> %s (target %g%%)",
-				 st->cg->path, *was ? was : "none", st->running,
+				 st->t->path, *was ? was : "none", st->running,
 				 set->target_rate * 100);
 		}
 	}
@@ -585,11 +585,11 @@ static void choose(struct policy_state *st)
 	st->why = MDKD_R_RECLAIM;
 }
 
-static void policy_observe(struct mdkd_cgroup *cg, void *state,
+static void policy_observe(struct mdkd_target *t, void *state,
 			   const struct mdkd_sample *cur)
 {
 	struct policy_state *st = state;
-	const struct mdkd_settings *set = &cg->set;
+	const struct mdkd_settings *set = t->set;
 	struct mdk_sampler_window w;
 	uint64_t measured;
 	const uint64_t *ids;
@@ -626,7 +626,7 @@ static void policy_observe(struct mdkd_cgroup *cg, void *state,
 	if (st->trace &&
 	    mdk_trace_writer_put(st->trace, (uint32_t)w.index, w.pages,
 				 w.nr_pages, 0, msg, sizeof(msg))) {
-		log_warn("%s: trace_file %s: %s; closed", cg->path,
+		log_warn("%s: trace_file %s: %s; closed", t->path,
 			 st->trace_path, msg);
 		mdk_trace_writer_abort(st->trace);
 		st->trace = NULL;
@@ -696,8 +696,7 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 	}
 	st->pages.nout = nout;
 	d->pages = &st->pages;
-	d->want_bytes =
-		(uint64_t)(nout + st->pages.nback) * MDK_SAMPLER_PAGE_SIZE;
+	d->want_bytes = (uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE;
 	if (d->want_bytes) {
 		d->reason = MDKD_R_RECLAIM;
 		return;
@@ -717,7 +716,7 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 	if (st->eval && r->out_tried)
 		mdk_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
 	if (st->tier_node < 0)
-		st->advised_bytes = r->out_done * MDK_SAMPLER_PAGE_SIZE;
+		st->advised_bytes = r->out_done * MDKD_PAGE_SIZE;
 	st->tot.out += r->out_done;
 	st->tot.back += r->back_done;
 	st->tot.failed += r->failed;
@@ -727,23 +726,23 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 	st->pages.nout = st->pages.nback = 0;
 }
 
-static void policy_update(struct mdkd_cgroup *cg, void *state,
+static void policy_update(struct mdkd_target *t, void *state,
 			  const struct mdkd_settings *old)
 {
 	struct policy_state *st = state;
-	const struct mdkd_settings *set = &cg->set;
+	const struct mdkd_settings *set = t->set;
 	char err[512];
 
 	if (set->backend != old->backend || set->tier_node != old->tier_node) {
 		/* A new tier node: a new sampler (STAR) and evaluation. */
-		policy_stop(cg, state);
-		if (policy_start(cg, state, err, sizeof(err)))
+		policy_stop(t, state);
+		if (policy_start(t, state, err, sizeof(err)))
 			set_error(st, "restarting for the new back end: %s",
 				  err);
 		else
 			log_info(
 				"%s: back end %s: sampling and evaluation restarted",
-				cg->path, mdkd_backend_name(set->backend));
+				t->path, mdkd_backend_name(set->backend));
 		return;
 	}
 	if (strcmp(set->trace_file, st->trace_path))
@@ -767,7 +766,7 @@ static void policy_update(struct mdkd_cgroup *cg, void *state,
 		st->sel.policy = -1;
 		st->running[0] = '\0';
 		st->guard_theta = 0;
-		log_info("%s: evaluation restarted (horizon %u, %s)", cg->path,
+		log_info("%s: evaluation restarted (horizon %u, %s)", t->path,
 			 set->horizon, set->evaluate);
 	}
 }
@@ -821,7 +820,7 @@ static struct json_object *point_json(const struct mdk_point *p)
 /* The running setting's name and point, into @o. */
 static void running_json(struct policy_state *st, struct json_object *o)
 {
-	const struct mdkd_settings *set = &st->cg->set;
+	const struct mdkd_settings *set = st->t->set;
 	struct json_object *r = json_object_new_object();
 	struct mdk_point pt;
 	char err[256];
@@ -867,7 +866,7 @@ static void lopp_json(struct policy_state *st, struct json_object *o)
 	json_object_object_add(o, "lopp", j);
 }
 
-static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
+static struct json_object *policy_status_json(struct mdkd_target *tgt,
 					      void *state)
 {
 	struct policy_state *st = state;
@@ -877,8 +876,8 @@ static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
 	if (!st)
 		return NULL;
 	o = json_object_new_object();
-	mdkd_json_add_str(o, "backend", mdkd_backend_name(cg->set.backend));
-	mdkd_json_add_double(o, "window_s", cg->set.window_us / 1e6);
+	mdkd_json_add_str(o, "backend", mdkd_backend_name(tgt->set->backend));
+	mdkd_json_add_double(o, "window_s", tgt->set->window_us / 1e6);
 	if (st->tier_node >= 0)
 		json_object_object_add(o, "tier_node",
 				       json_object_new_int(st->tier_node));
@@ -937,7 +936,7 @@ static struct json_object *policy_status_json(struct mdkd_cgroup *cg,
 	return o;
 }
 
-static struct json_object *policy_live_json(struct mdkd_cgroup *cg, void *state,
+static struct json_object *policy_live_json(struct mdkd_target *t, void *state,
 					    char *err, size_t errlen)
 {
 	struct policy_state *st = state;
@@ -949,16 +948,16 @@ static struct json_object *policy_live_json(struct mdkd_cgroup *cg, void *state,
 	uint32_t lo, hi;
 	size_t i;
 
-	set = &cg->set;
+	set = t->set;
 	if (!st || !st->eval || !mdk_eval_horizon(st->eval, &lo, &hi)) {
 		snprintf(
 			err, errlen,
 			"%s: no window yet (the first ends %gs after the mode starts)",
-			cg->path, set->window_us / 1e6);
+			t->path, set->window_us / 1e6);
 		return NULL;
 	}
 	o = json_object_new_object();
-	mdkd_json_add_str(o, "cgroup", cg->path);
+	mdkd_json_add_str(o, "cgroup", t->path);
 	mdkd_json_add_str(o, "backend", mdkd_backend_name(set->backend));
 	mdkd_json_add_double(o, "window_s", set->window_us / 1e6);
 	mdkd_json_add_u64(o, "horizon", mdk_eval_capacity(st->eval));

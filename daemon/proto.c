@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 #include <mdk/err.h>
 
+#include "buf.h"
 #include "proto.h"
 
 const char *const mdkd_cmd_names[MDKD_CMD_NR] = {
@@ -234,4 +235,30 @@ out:
 	json_object_put(obj);
 	json_tokener_free(tok);
 	return ret;
+}
+
+void mdkd_reply_send(struct mdkd_buf *out, struct json_object *o)
+{
+	mdkd_buf_printf(out, "%s\n",
+			json_object_to_json_string_ext(
+				o, JSON_C_TO_STRING_PLAIN |
+					   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+struct json_object *mdkd_reply_new(bool ok)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "v", json_object_new_int(MDKD_PROTO_VERSION));
+	json_object_object_add(o, "ok", json_object_new_boolean(ok));
+	return o;
+}
+
+void mdkd_reply_error(struct mdkd_buf *out, const char *msg)
+{
+	struct json_object *o = mdkd_reply_new(false);
+
+	json_object_object_add(o, "error", json_object_new_string(msg));
+	mdkd_reply_send(out, o);
 }
