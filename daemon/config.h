@@ -142,6 +142,14 @@ void mdkd_settings_overlay(struct mdkd_settings *dst,
 			   const struct mdkd_settings *src, uint64_t mask);
 
 /*
+ * mdkd_key_parse() - @s as a value of @k into its field of @base (struct
+ * mdkd_global or mdkd_settings), unchanged on error.  Return: 0 or
+ * -EINVAL with the reason in @err.
+ */
+int mdkd_key_parse(const struct mdkd_key *k, const char *s, void *base,
+		   char *err, size_t errlen);
+
+/*
  * mdkd_key_format() - the value of @k in @base (a struct mdkd_global or
  * mdkd_settings) as it would be written in the file.
  */
