@@ -216,11 +216,15 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void mdkd_cgroups_rescan(struct mdkd_cgroups *tbl)
+/*
+ * The paths the configuration and the runtime overrides want managed,
+ * sorted, into *@out (duplicates possible).  Return: how many.
+ */
+static size_t wanted(struct mdkd_cgroups *tbl, char ***out)
 {
 	const char *root = tbl->cgroup_root;
 	char **want = NULL, **paths;
-	size_t nwant = 0, i, j;
+	size_t nwant = 0, i;
 	unsigned int nomem;
 	int n;
 
@@ -269,6 +273,15 @@ void mdkd_cgroups_rescan(struct mdkd_cgroups *tbl)
 	}
 	if (want)
 		qsort(want, nwant, sizeof(*want), cmp_str);
+	*out = want;
+	return nwant;
+}
+
+void mdkd_cgroups_rescan(struct mdkd_cgroups *tbl)
+{
+	const char *root = tbl->cgroup_root;
+	char **want;
+	size_t nwant = wanted(tbl, &want), i, j;
 
 	/* Released: managed but no longer wanted. */
 	for (i = 0; i < tbl->n;) {
