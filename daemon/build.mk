@@ -2,7 +2,8 @@
 # mdkd, the daemon: daemon/mdkd.c holds main(); the rest of daemon/ is its
 # core, modes (mode_*.c) and actuators (act_*.c), kept in libmdkd.a, which
 # the unit tests and mdkctl (for the control protocol and cgroup access)
-# link too.
+# link too.  Its files are layered, includes and calls going down only:
+# Documentation/mdkd.rst, "Source layout".
 
 EXTRA_CFLAGS_daemon/ := $(SYS_CFLAGS)
 

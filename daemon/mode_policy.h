@@ -15,7 +15,8 @@
 
 #include "bpf/loader.h"
 
-/* Where policy mode gets its windows: the sampler's calls, as sampler.h. */
+/* Where policy mode gets its windows: the sampler's calls of
+ * bpf/loader.h. */
 struct mdkd_policy_source {
 	void *(*open)(const struct mdk_sampler_opts *opts, char *msg,
 		      size_t len);

@@ -10,7 +10,7 @@
  *    for the CXL back end, and back to a DRAM node for the pages of that
  *    node the window saw accessed again.
  *
- * Pages are the sampler's ids (proc << 44 | vaddr >> 12, sampler.h); the
+ * Pages are the sampler's ids (proc << 44 | vaddr >> 12, bpf/loader.h); the
  * mode maps proc numbers to PIDs.  The system calls go through struct
  * mdkd_page_sys so that the unit tests can stand in for the kernel.
  */
