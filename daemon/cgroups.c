@@ -28,7 +28,8 @@ void mdkd_cgroups_init(struct mdkd_cgroups *tbl, const struct mdkd_config *cfg,
 		 cfg->global.cgroup_root);
 	snprintf(tbl->state_dir, sizeof(tbl->state_dir), "%s",
 		 cfg->global.state_dir);
-	tbl->sys_root = "/sys";
+	snprintf(tbl->sys_root, sizeof(tbl->sys_root), "%s",
+		 cfg->global.sys_root);
 	tbl->page_sys = &mdkd_page_sys_real;
 	tbl->policy_source = &mdkd_policy_source_sampler;
 	tbl->target_ops = ops;

@@ -32,6 +32,7 @@ struct mdkd_global {
 	char socket[108]; /* the control socket */
 	char cgroup_root[MDKD_PATH_MAX]; /* the cgroup2 mount */
 	char proc_root[MDKD_PATH_MAX]; /* procfs */
+	char sys_root[MDKD_PATH_MAX]; /* sysfs */
 	char state_dir[MDKD_PATH_MAX]; /* crash-recovery journal */
 	char prometheus_file[MDKD_PATH_MAX]; /* "" = off */
 	char record_file[MDKD_PATH_MAX]; /* "" = off */

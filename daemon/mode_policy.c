@@ -195,8 +195,8 @@ static int policy_start(struct mdkd_target *t, void *state, char *err,
 		if (node < 0) {
 			snprintf(
 				err, errlen,
-				"backend cxl: tier_node is -1 and /sys/kernel/cmm_mp/node: %s (load cmm_mp.ko or set tier_node)",
-				strerror(-node));
+				"backend cxl: tier_node is -1 and %s/kernel/cmm_mp/node: %s (load cmm_mp.ko or set tier_node)",
+				t->sys_root, strerror(-node));
 			return node;
 		}
 		st->tier_node = node;
