@@ -47,6 +47,7 @@
 
 #include "controller.h"
 #include "log.h"
+#include "mode_policy.h"
 #include "mode_policy_int.h"
 #include "pages.h"
 #include "target.h"

@@ -16,9 +16,11 @@
 #include <mdk/evaluator.h>
 #include <mdk/trace.h>
 
+#include "bpf/loader.h"
 #include "controller.h"
-#include "mode_policy.h"
 #include "pages.h"
+
+struct mdkd_policy_source;
 
 struct policy_totals {
 	uint64_t windows; /* windows fed to the evaluator */
