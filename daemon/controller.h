@@ -86,7 +86,7 @@ struct mdkd_settings {
 	char evaluate[MDKD_SPEC_MAX]; /* the live curves; age,paw,pace,opp */
 	unsigned int warmup; /* windows before auto-tune acts; 10 */
 	int backend; /* enum mdkd_backend; swap */
-	int tier_node; /* CMM-MP node, -1: /sys/kernel/cmm_mp/node */
+	int tier_node; /* CMM-MP node, -1: SYS/kernel/cmm_mp/node */
 	bool cxl_promote; /* move accessed tier pages back; on */
 	bool drop_swap_cache; /* swap: reclaim what page-outs left cached; off */
 	bool rate_guard; /* lopp: a window over target steps theta up; on */
