@@ -23,9 +23,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "controller.h"
 #include "journal.h"
 #include "log.h"
-#include "manager.h"
+#include "target.h"
 
 struct high_state {
 	int fd;
@@ -46,13 +47,13 @@ static int high_probe(int dirfd, char *err, size_t errlen)
 	return 0;
 }
 
-static int high_attach(struct mdkd_cgroup *cg, void *state, char *err,
+static int high_attach(struct mdkd_target *t, void *state, char *err,
 		       size_t errlen)
 {
 	struct high_state *st = state;
 	ssize_t n;
 
-	st->fd = openat(cg->dirfd, "memory.high", O_RDWR | O_CLOEXEC);
+	st->fd = openat(t->dirfd, "memory.high", O_RDWR | O_CLOEXEC);
 	if (st->fd < 0) {
 		snprintf(err, errlen, "memory.high: %s", strerror(errno));
 		return -errno;
@@ -68,16 +69,16 @@ static int high_attach(struct mdkd_cgroup *cg, void *state, char *err,
 	st->orig[strcspn(st->orig, "\n")] = '\0';
 	if (strcmp(st->orig, "max"))
 		log_notice("%s: memory.high is %s; pulses restore it to that",
-			   cg->path, st->orig);
+			   t->path, st->orig);
 	st->orig_len = strlen(st->orig);
 	st->orig[st->orig_len++] = '\n';
 	st->orig[st->orig_len] = '\0';
 	snprintf(st->journal, sizeof(st->journal), "%s/high-pulse/%llu",
-		 mdkd_cgroup_state_dir(cg), (unsigned long long)cg->id);
+		 t->state_dir, (unsigned long long)t->id);
 	return 0;
 }
 
-static void high_done(struct mdkd_cgroup *cg, void *state, int res)
+static void high_done(struct mdkd_target *t, void *state, int res)
 {
 	struct high_state *st = state;
 
@@ -91,38 +92,38 @@ static void high_done(struct mdkd_cgroup *cg, void *state, int res)
 		/* Shutdown cancelled the restore: mdkd replays the journal. */
 	} else if (res < 0) {
 		log_err("%s: could not restore memory.high to %.*s: %s (journal %s kept)",
-			cg->path, (int)st->orig_len - 1, st->orig,
+			t->path, (int)st->orig_len - 1, st->orig,
 			strerror(-res), st->journal);
 	} else {
 		unlink(st->journal);
 	}
-	mdkd_cgroup_act_done(cg, st->pulse_res);
+	mdkd_target_act_done(t, st->pulse_res);
 }
 
-static int high_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+static int high_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 		      struct mdkd_pages *pages)
 {
 	struct high_state *st = state;
-	uint64_t cur = cg->sample.current_bytes, target;
+	uint64_t cur = t->sample->current_bytes, target;
 	int ret;
 
-	target = cur > bytes ? (cur - bytes) & ~(MDK_SAMPLER_PAGE_SIZE - 1) : 0;
+	target = cur > bytes ? (cur - bytes) & ~(MDKD_PAGE_SIZE - 1) : 0;
 	st->target_len = (size_t)snprintf(st->target, sizeof(st->target),
 					  "%llu\n", (unsigned long long)target);
-	ret = mdkd_journal_write(mdkd_cgroup_state_dir(cg), st->journal,
-				 cg->path, st->orig, st->target);
+	ret = mdkd_journal_write(t->state_dir, st->journal, t->path, st->orig,
+				 st->target);
 	if (ret) {
 		/* Without the journal a crash could leave the limit: skip. */
 		log_err("%s: cannot write the journal %s: %s; not pulsing",
-			cg->path, st->journal, strerror(-ret));
+			t->path, st->journal, strerror(-ret));
 		return ret;
 	}
 	st->pending = 2;
-	ret = mdkd_cgroup_queue_write(cg, st->fd, st->target, st->target_len,
+	ret = mdkd_target_queue_write(t, st->fd, st->target, st->target_len,
 				      true, high_done);
 	if (!ret)
-		ret = mdkd_cgroup_queue_write(cg, st->fd, st->orig,
-					      st->orig_len, false, high_done);
+		ret = mdkd_target_queue_write(t, st->fd, st->orig, st->orig_len,
+					      false, high_done);
 	if (ret) {
 		st->pending = 0;
 		unlink(st->journal);
@@ -130,7 +131,7 @@ static int high_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
 	return ret;
 }
 
-static void high_restore(struct mdkd_cgroup *cg, void *state)
+static void high_restore(struct mdkd_target *t, void *state)
 {
 	struct high_state *st = state;
 
@@ -141,10 +142,10 @@ static void high_restore(struct mdkd_cgroup *cg, void *state)
 		unlink(st->journal);
 	else
 		log_err("%s: could not restore memory.high: %s (journal %s kept)",
-			cg->path, strerror(errno), st->journal);
+			t->path, strerror(errno), st->journal);
 }
 
-static void high_detach(struct mdkd_cgroup *cg, void *state)
+static void high_detach(struct mdkd_target *t, void *state)
 {
 	struct high_state *st = state;
 

@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "manager.h"
+#include "controller.h"
 #include "pages.h"
+#include "target.h"
 #include "bpf/loader.h"
 
 struct batch {
@@ -196,46 +196,27 @@ out:
 	return ret;
 }
 
-static int migrate_attach(struct mdkd_cgroup *cg, void *state, char *err,
+static int migrate_attach(struct mdkd_target *t, void *state, char *err,
 			  size_t errlen)
 {
-	if (!cg->ctl.mode || !cg->ctl.mode->picks_pages) {
-		snprintf(
-			err, errlen,
-			"actuator migrate moves the pages mode policy picks (set mode = policy)");
-		return -EINVAL;
-	}
-	return 0;
+	return mdkd_pages_attach(t, "migrate", err, errlen);
 }
 
-static int migrate_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+static int migrate_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 			 struct mdkd_pages *p)
 {
-	size_t budget = bytes / MDK_SAMPLER_PAGE_SIZE, n;
+	size_t budget = bytes / MDKD_PAGE_SIZE, n;
 	int ret;
 
 	if (!p || p->tier_node < 0) {
-		mdkd_cgroup_act_done(cg, -EINVAL);
+		mdkd_target_act_done(t, -EINVAL);
 		return 1;
 	}
 	memset(&p->res, 0, sizeof(p->res));
 	/* The budget covers the promotions first (see mode_policy.c). */
 	n = budget > p->nback ? budget - p->nback : 0;
-	ret = mdkd_migrate(mdkd_page_sys, p, n);
-	if (p->res.denied || p->res.failed)
-		log_debug(
-			"%s: migrate: %llu demoted, %llu promoted, %llu failed, %llu denied, %llu gone (%s)",
-			cg->path, (unsigned long long)p->res.out_done,
-			(unsigned long long)p->res.back_done,
-			(unsigned long long)p->res.failed,
-			(unsigned long long)p->res.denied,
-			(unsigned long long)p->res.gone,
-			strerror(-p->res.first_error));
-	cg->act_bytes = p->res.out_done * MDK_SAMPLER_PAGE_SIZE;
-	if (!ret && !p->res.out_done && !p->res.back_done &&
-	    p->res.first_error && p->res.first_error != -ESRCH)
-		ret = p->res.first_error;
-	mdkd_cgroup_act_done(cg, ret);
+	ret = mdkd_migrate(t->page_sys, p, n);
+	mdkd_pages_done(t, p, "migrate", true, ret);
 	return 1;
 }
 

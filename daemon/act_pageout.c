@@ -21,9 +21,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "log.h"
-#include "manager.h"
+#include "controller.h"
 #include "pages.h"
+#include "target.h"
 #include "bpf/loader.h"
 
 #ifndef MADV_PAGEOUT
@@ -62,7 +62,7 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 		if (niov && (uint64_t)(uintptr_t)(*iov)[niov - 1].iov_base +
 					    (*iov)[niov - 1].iov_len ==
 				    a) {
-			(*iov)[niov - 1].iov_len += MDK_SAMPLER_PAGE_SIZE;
+			(*iov)[niov - 1].iov_len += MDKD_PAGE_SIZE;
 			continue;
 		}
 		if (niov == *cap) {
@@ -75,7 +75,7 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 			*cap = nc;
 		}
 		(*iov)[niov].iov_base = (void *)(uintptr_t)a;
-		(*iov)[niov].iov_len = MDK_SAMPLER_PAGE_SIZE;
+		(*iov)[niov].iov_len = MDKD_PAGE_SIZE;
 		niov++;
 	}
 	fd = sys->pidfd_open(pid);
@@ -98,8 +98,7 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 
 			/* The process is gone or closed to us: all of it. */
 			for (q = k; q < upto; q++)
-				pages += (*iov)[q].iov_len /
-					 MDK_SAMPLER_PAGE_SIZE;
+				pages += (*iov)[q].iov_len / MDKD_PAGE_SIZE;
 			count_err(r, err, pages);
 			k = upto;
 			continue;
@@ -107,17 +106,15 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 		/* Whole iovecs were advised; the one after them was refused. */
 		while (k < niov && (size_t)ret >= (*iov)[k].iov_len && m) {
 			ret -= (ssize_t)(*iov)[k].iov_len;
-			r->out_done +=
-				(*iov)[k].iov_len / MDK_SAMPLER_PAGE_SIZE;
+			r->out_done += (*iov)[k].iov_len / MDKD_PAGE_SIZE;
 			k++;
 			m--;
 		}
 		if (m) {
 			/* A partial range (not seen from the kernels we know)
 			 * counts as advised up to where it stopped. */
-			uint64_t pages = (*iov)[k].iov_len /
-					 MDK_SAMPLER_PAGE_SIZE,
-				 part = (uint64_t)ret / MDK_SAMPLER_PAGE_SIZE;
+			uint64_t pages = (*iov)[k].iov_len / MDKD_PAGE_SIZE,
+				 part = (uint64_t)ret / MDKD_PAGE_SIZE;
 
 			r->out_done += part;
 			count_err(r, EINVAL, pages - part);
@@ -163,46 +160,27 @@ uint64_t mdkd_swap_cache_drop(uint64_t *pending, uint64_t advised,
 	clean = swapcached > writeback ? swapcached - writeback : 0;
 	if (p > clean)
 		p = clean;
-	return p / MDK_SAMPLER_PAGE_SIZE * MDK_SAMPLER_PAGE_SIZE;
+	return p / MDKD_PAGE_SIZE * MDKD_PAGE_SIZE;
 }
 
-static int pageout_attach(struct mdkd_cgroup *cg, void *state, char *err,
+static int pageout_attach(struct mdkd_target *t, void *state, char *err,
 			  size_t errlen)
 {
-	if (!cg->ctl.mode || !cg->ctl.mode->picks_pages) {
-		snprintf(
-			err, errlen,
-			"actuator pageout moves the pages mode policy picks (set mode = policy)");
-		return -EINVAL;
-	}
-	return 0;
+	return mdkd_pages_attach(t, "pageout", err, errlen);
 }
 
-static int pageout_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+static int pageout_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 			 struct mdkd_pages *p)
 {
 	int ret;
 
 	if (!p) {
-		mdkd_cgroup_act_done(cg, -EINVAL);
+		mdkd_target_act_done(t, -EINVAL);
 		return 1;
 	}
 	memset(&p->res, 0, sizeof(p->res));
-	ret = mdkd_pageout(mdkd_page_sys, p, bytes / MDK_SAMPLER_PAGE_SIZE);
-	if (p->res.denied || p->res.failed)
-		log_debug(
-			"%s: pageout: %llu advised, %llu failed, %llu denied, %llu gone (%s)",
-			cg->path, (unsigned long long)p->res.out_done,
-			(unsigned long long)p->res.failed,
-			(unsigned long long)p->res.denied,
-			(unsigned long long)p->res.gone,
-			strerror(-p->res.first_error));
-	/* What was advised is what counts as reclaimed. */
-	cg->act_bytes = p->res.out_done * MDK_SAMPLER_PAGE_SIZE;
-	if (!ret && !p->res.out_done && p->res.first_error &&
-	    p->res.first_error != -ESRCH)
-		ret = p->res.first_error;
-	mdkd_cgroup_act_done(cg, ret);
+	ret = mdkd_pageout(t->page_sys, p, bytes / MDKD_PAGE_SIZE);
+	mdkd_pages_done(t, p, "pageout", false, ret);
 	return 1;
 }
 

@@ -12,8 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "controller.h"
 #include "log.h"
-#include "manager.h"
+#include "target.h"
 
 struct reclaim_state {
 	int fd;
@@ -32,12 +33,12 @@ static int reclaim_probe(int dirfd, char *err, size_t errlen)
 	return 0;
 }
 
-static int reclaim_attach(struct mdkd_cgroup *cg, void *state, char *err,
+static int reclaim_attach(struct mdkd_target *t, void *state, char *err,
 			  size_t errlen)
 {
 	struct reclaim_state *st = state;
 
-	st->fd = openat(cg->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
+	st->fd = openat(t->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
 	if (st->fd < 0) {
 		snprintf(err, errlen, "memory.reclaim: %s", strerror(errno));
 		return -errno;
@@ -45,16 +46,16 @@ static int reclaim_attach(struct mdkd_cgroup *cg, void *state, char *err,
 	return 0;
 }
 
-static void reclaim_done(struct mdkd_cgroup *cg, void *state, int res)
+static void reclaim_done(struct mdkd_target *t, void *state, int res)
 {
 	struct reclaim_state *st = state;
 
 	if (res >= 0 && (size_t)res != st->len)
 		res = -EIO;
-	mdkd_cgroup_act_done(cg, res < 0 ? res : 0);
+	mdkd_target_act_done(t, res < 0 ? res : 0);
 }
 
-static int reclaim_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+static int reclaim_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 			 struct mdkd_pages *pages)
 {
 	struct reclaim_state *st = state;
@@ -62,11 +63,11 @@ static int reclaim_apply(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
 	/* The kernel strips the newline; a fake tree gets one line a write. */
 	st->len = (size_t)snprintf(st->buf, sizeof(st->buf), "%llu\n",
 				   (unsigned long long)bytes);
-	return mdkd_cgroup_queue_write(cg, st->fd, st->buf, st->len, false,
+	return mdkd_target_queue_write(t, st->fd, st->buf, st->len, false,
 				       reclaim_done);
 }
 
-static void reclaim_detach(struct mdkd_cgroup *cg, void *state)
+static void reclaim_detach(struct mdkd_target *t, void *state)
 {
 	struct reclaim_state *st = state;
 

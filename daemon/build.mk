@@ -2,7 +2,8 @@
 # mdkd, the daemon: daemon/mdkd.c holds main(); the rest of daemon/ is its
 # core, modes (mode_*.c) and actuators (act_*.c), kept in libmdkd.a, which
 # the unit tests and mdkctl (for the control protocol and cgroup access)
-# link too.
+# link too.  Its files are layered, includes and calls going down only:
+# Documentation/mdkd.rst, "Source layout".
 
 EXTRA_CFLAGS_daemon/ := $(SYS_CFLAGS)
 
@@ -48,3 +49,16 @@ install-daemon: $(MDKD_UNIT) install-core
 	install -m 0644 $(MDKD_UNIT) $(DESTDIR)$(UNITDIR)/mdkd.service
 	[ -e $(DESTDIR)$(SYSCONFDIR)/mdk/mdkd.conf ] || \
 		install -m 0644 daemon/mdkd.conf $(DESTDIR)$(SYSCONFDIR)/mdk/mdkd.conf
+
+# The decision core links alone: test_controller links only the core and
+# the pure modes, with what they use below them (cgroup.c, psi.c); a call
+# from the core into the rest of the daemon fails to link there.
+MDKD_CORE_SRCS := daemon/controller.c daemon/mode_senpai.c \
+	daemon/mode_senpai_integral.c daemon/mode_off.c daemon/cgroup.c \
+	daemon/psi.c
+
+$(B)/tests/unit/test_controller: $(B)/san/tests/unit/test_controller.o \
+		$(MDKD_CORE_SRCS:%.c=$(B)/san/%.o)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(CHECK_LIBS) -lm

@@ -233,6 +233,7 @@ int mdkd_memstat_parse(const char *buf, size_t len, struct mdkd_memstat *st,
 		char num[32];
 		char *q;
 		size_t n;
+		bool ok;
 
 		if (!eol)
 			eol = end;
@@ -254,20 +255,17 @@ int mdkd_memstat_parse(const char *buf, size_t len, struct mdkd_memstat *st,
 				break;
 		if (i < nkeys) {
 			n = eol - sp - 1;
-			if (!n || n >= sizeof(num) || sp[1] < '0' ||
-			    sp[1] > '9') {
-				snprintf(
-					err, errlen,
-					"memory.stat line %u: %s: expected a number",
-					lineno, keys[i].key);
-				return -EINVAL;
+			ok = n && n < sizeof(num) && sp[1] >= '0' &&
+			     sp[1] <= '9';
+			if (ok) {
+				memcpy(num, sp + 1, n);
+				num[n] = '\0';
+				errno = 0;
+				*(uint64_t *)((char *)st + keys[i].off) =
+					strtoull(num, &q, 10);
+				ok = !*q && !errno;
 			}
-			memcpy(num, sp + 1, n);
-			num[n] = '\0';
-			errno = 0;
-			*(uint64_t *)((char *)st + keys[i].off) =
-				strtoull(num, &q, 10);
-			if (*q || errno) {
+			if (!ok) {
 				snprintf(
 					err, errlen,
 					"memory.stat line %u: %s: expected a number",

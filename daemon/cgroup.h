@@ -14,8 +14,9 @@
 
 #include "psi.h"
 
-#define MDK_SAMPLER_PAGE_SIZE 4096ULL
+#define MDKD_PAGE_SIZE 4096ULL
 #define MDKD_CGROUP_PATH_MAX 4096
+#define MDKD_PATH_MAX 4096 /* a root or a file of the configuration */
 
 /* The files of a managed cgroup that mdkd reads every interval. */
 enum mdkd_cgroup_file {

@@ -22,9 +22,9 @@
 #include <stdio.h>
 
 #include "controller.h"
+#include "registry.h"
 
 #define MDKD_CONFIG_PATH "/etc/mdk/mdkd.conf"
-#define MDKD_PATH_MAX 4096
 #define MDKD_CONFIG_MAX_BYTES (1 << 20)
 
 /* Daemon-wide settings ([global] only). */
@@ -32,6 +32,7 @@ struct mdkd_global {
 	char socket[108]; /* the control socket */
 	char cgroup_root[MDKD_PATH_MAX]; /* the cgroup2 mount */
 	char proc_root[MDKD_PATH_MAX]; /* procfs */
+	char sys_root[MDKD_PATH_MAX]; /* sysfs */
 	char state_dir[MDKD_PATH_MAX]; /* crash-recovery journal */
 	char prometheus_file[MDKD_PATH_MAX]; /* "" = off */
 	char record_file[MDKD_PATH_MAX]; /* "" = off */
@@ -92,9 +93,6 @@ struct mdkd_config {
 	size_t nsections;
 };
 
-/* mdkd_backend_name() - "swap" or "cxl". */
-const char *mdkd_backend_name(int backend);
-
 /* mdkd_key_find() - the table entry of @name, or NULL. */
 const struct mdkd_key *mdkd_key_find(const char *name);
 
@@ -143,6 +141,14 @@ int mdkd_settings_apply(struct mdkd_settings *set, uint64_t *mask,
 /* mdkd_settings_overlay() - copy the fields of @mask from @src to @dst. */
 void mdkd_settings_overlay(struct mdkd_settings *dst,
 			   const struct mdkd_settings *src, uint64_t mask);
+
+/*
+ * mdkd_key_parse() - @s as a value of @k into its field of @base (struct
+ * mdkd_global or mdkd_settings), unchanged on error.  Return: 0 or
+ * -EINVAL with the reason in @err.
+ */
+int mdkd_key_parse(const struct mdkd_key *k, const char *s, void *base,
+		   char *err, size_t errlen);
 
 /*
  * mdkd_key_format() - the value of @k in @base (a struct mdkd_global or

@@ -1,29 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The controller core and the registries of modes and actuators: see
- * controller.h.  Adding a mode or an actuator is one line in a table here.
- */
+/* The controller core, pure decision logic: see controller.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "controller.h"
-
-const struct mdkd_mode_ops *const mdkd_modes[] = {
-	&mdkd_mode_senpai,
-	&mdkd_mode_senpai_integral,
-	&mdkd_mode_off,
-	&mdkd_mode_policy,
-	NULL,
-};
-
-const struct mdkd_actuator_ops *const mdkd_actuators[] = {
-	&mdkd_act_reclaim,
-	&mdkd_act_high_pulse,
-	&mdkd_act_pageout,
-	&mdkd_act_migrate,
-	NULL,
-};
 
 const char *const mdkd_reason_names[MDKD_R_NR] = {
 	[MDKD_R_BASELINE] = "baseline",
@@ -39,30 +20,22 @@ const char *const mdkd_reason_names[MDKD_R_NR] = {
 	[MDKD_R_NO_SETTING] = "no-setting",
 };
 
+const char *const mdkd_backend_names[MDKD_BACKEND_NR] = {
+	[MDKD_BACKEND_SWAP] = "swap",
+	[MDKD_BACKEND_CXL] = "cxl",
+};
+
+const char *mdkd_backend_name(int backend)
+{
+	return backend >= 0 && backend < MDKD_BACKEND_NR ?
+		       mdkd_backend_names[backend] :
+		       "?";
+}
+
 uint64_t mdkd_mode_interval_us(const struct mdkd_settings *set)
 {
 	return set->mode->interval_us ? set->mode->interval_us(set) :
 					set->interval_us;
-}
-
-const struct mdkd_mode_ops *mdkd_mode_find(const char *name)
-{
-	const struct mdkd_mode_ops *const *m;
-
-	for (m = mdkd_modes; *m; m++)
-		if (!strcmp((*m)->name, name))
-			return *m;
-	return NULL;
-}
-
-const struct mdkd_actuator_ops *mdkd_actuator_find(const char *name)
-{
-	const struct mdkd_actuator_ops *const *a;
-
-	for (a = mdkd_actuators; *a; a++)
-		if (!strcmp((*a)->name, name))
-			return *a;
-	return NULL;
 }
 
 int mdkd_ctl_init(struct mdkd_ctl *ctl, const struct mdkd_mode_ops *mode)
@@ -151,14 +124,13 @@ void mdkd_interval_derive(const struct mdkd_sample *prev,
 		delta(a->workingset_refault_anon + a->workingset_refault_file,
 		      b->workingset_refault_anon + b->workingset_refault_file);
 	if (a->has_pswp && b->has_pswp) {
-		iv->swapin_bytes =
-			delta(a->pswpin, b->pswpin) * MDK_SAMPLER_PAGE_SIZE;
+		iv->swapin_bytes = delta(a->pswpin, b->pswpin) * MDKD_PAGE_SIZE;
 		iv->swapout_bytes =
-			delta(a->pswpout, b->pswpout) * MDK_SAMPLER_PAGE_SIZE;
+			delta(a->pswpout, b->pswpout) * MDKD_PAGE_SIZE;
 	} else {
 		iv->swapin_bytes = delta(a->workingset_refault_anon,
 					 b->workingset_refault_anon) *
-				   MDK_SAMPLER_PAGE_SIZE;
+				   MDKD_PAGE_SIZE;
 		iv->swapout_bytes = delta(prev->swap_current_bytes,
 					  cur->swap_current_bytes);
 	}
@@ -212,12 +184,12 @@ void mdkd_ctl_step(struct mdkd_ctl *ctl, const struct mdkd_settings *set,
 		       0;
 	if (bytes >= room) {
 		bytes = room;
-		if (bytes < MDK_SAMPLER_PAGE_SIZE) {
+		if (bytes < MDKD_PAGE_SIZE) {
 			d->reason = MDKD_R_FLOOR;
 			return;
 		}
 	}
-	bytes &= ~(MDK_SAMPLER_PAGE_SIZE - 1);
+	bytes &= ~(MDKD_PAGE_SIZE - 1);
 	if (!bytes) {
 		d->reason = MDKD_R_SMALL;
 		return;

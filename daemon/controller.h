@@ -9,18 +9,20 @@
  *
  *  - A *mode* decides how much to take: a file daemon/mode_<name>.c whose
  *    only non-static symbol is `const struct mdkd_mode_ops
- *    mdkd_mode_<name>`, plus one line in mdkd_modes[] (controller.c).  Its
+ *    mdkd_mode_<name>`, plus one line in mdkd_modes[] (registry.c).  Its
  *    per-cgroup state is state_size bytes, zeroed at attach; every hook but
  *    decide is optional and guarded by the caller.  start/stop run in the
- *    daemon (they may open files, attach BPF programs, watch an fd on the
- *    loop with mdkd_cgroup_watch_fd()); decide must stay pure.
+ *    daemon (they may open files or attach BPF programs through the
+ *    cgroup's handle, struct mdkd_target of target.h); decide must stay
+ *    pure.
  *  - An *actuator* carries a decision out: daemon/act_<name>.c exporting
  *    `const struct mdkd_actuator_ops mdkd_act_<name>`, one line in
- *    mdkd_actuators[].  apply either queues asynchronous I/O on the loop
- *    (mdkd_cgroup_queue_write()) and returns 0, the result arriving via
- *    mdkd_cgroup_act_done(), or acts synchronously and returns 1 after
- *    calling mdkd_cgroup_act_done() itself (process_madvise, move_pages).
- *    restore undoes anything it left behind (exit, crash recovery).
+ *    mdkd_actuators[] (registry.c).  apply either queues asynchronous I/O
+ *    on the loop (mdkd_target_queue_write()) and returns 0, the result
+ *    arriving via mdkd_target_act_done(), or acts synchronously and
+ *    returns 1 after calling mdkd_target_act_done() itself
+ *    (process_madvise, move_pages).  restore undoes anything it left
+ *    behind (exit, crash recovery).
  *  - A tunable is one struct mdkd_settings field plus one line in the key
  *    table in config.c (parser, default, range, help); the config file,
  *    mdkctl set, status output and the documentation checks follow.
@@ -41,7 +43,7 @@
 #include "cgroup.h"
 
 struct json_object;
-struct mdkd_cgroup;
+struct mdkd_target;
 struct mdkd_mode_ops;
 struct mdkd_actuator_ops;
 struct mdkd_pages;
@@ -50,7 +52,12 @@ struct mdkd_pages;
 enum mdkd_backend {
 	MDKD_BACKEND_SWAP, /* swap or zswap: actuator pageout */
 	MDKD_BACKEND_CXL, /* the CMM-MP NUMA node: actuator migrate */
+	MDKD_BACKEND_NR,
 };
+
+extern const char *const mdkd_backend_names[MDKD_BACKEND_NR];
+/* mdkd_backend_name() - "swap", "cxl", or "?" out of range. */
+const char *mdkd_backend_name(int backend);
 
 #define MDKD_SPEC_MAX 192 /* a policy spec or list in the settings */
 
@@ -79,7 +86,7 @@ struct mdkd_settings {
 	char evaluate[MDKD_SPEC_MAX]; /* the live curves; age,paw,pace,opp */
 	unsigned int warmup; /* windows before auto-tune acts; 10 */
 	int backend; /* enum mdkd_backend; swap */
-	int tier_node; /* CMM-MP node, -1: /sys/kernel/cmm_mp/node */
+	int tier_node; /* CMM-MP node, -1: SYS/kernel/cmm_mp/node */
 	bool cxl_promote; /* move accessed tier pages back; on */
 	bool drop_swap_cache; /* swap: reclaim what page-outs left cached; off */
 	bool rate_guard; /* lopp: a window over target steps theta up; on */
@@ -133,7 +140,7 @@ struct mdkd_mode_ops {
 	const char *help;
 	size_t state_size;
 	/* Optional: acquire what the mode needs for @cg (0 or -errno). */
-	int (*start)(struct mdkd_cgroup *cg, void *state, char *err,
+	int (*start)(struct mdkd_target *t, void *state, char *err,
 		     size_t errlen);
 	/* Optional: the first sample after attach or a mode change. */
 	void (*init)(void *state, const struct mdkd_settings *set,
@@ -148,16 +155,16 @@ struct mdkd_mode_ops {
 	void (*feedback)(void *state, const struct mdkd_settings *set,
 			 uint64_t bytes, int result);
 	/* Optional: release what start acquired. */
-	void (*stop)(struct mdkd_cgroup *cg, void *state);
+	void (*stop)(struct mdkd_target *t, void *state);
 	/*
 	 * Optional: impure work of an interval, before decide (policy mode
 	 * ends a sampler window here).  Called for every sample, the
 	 * baseline included.
 	 */
-	void (*observe)(struct mdkd_cgroup *cg, void *state,
+	void (*observe)(struct mdkd_target *t, void *state,
 			const struct mdkd_sample *cur);
 	/* Optional: the cgroup's settings changed, the mode did not. */
-	void (*update)(struct mdkd_cgroup *cg, void *state,
+	void (*update)(struct mdkd_target *t, void *state,
 		       const struct mdkd_settings *old);
 	/* Optional: the mode's own interval instead of set->interval_us. */
 	uint64_t (*interval_us)(const struct mdkd_settings *set);
@@ -165,13 +172,13 @@ struct mdkd_mode_ops {
 	 * Optional: what mdkctl status shows of the mode's state (a new
 	 * object, or NULL for nothing), under the cgroup's "policy" key.
 	 */
-	struct json_object *(*status_json)(struct mdkd_cgroup *cg, void *state);
+	struct json_object *(*status_json)(struct mdkd_target *t, void *state);
 	/*
 	 * Optional: the live curves of a mode that keeps them (the "mpc"
 	 * request, mdkctl mpc --live): a new object, or NULL with the reason
 	 * in @err.
 	 */
-	struct json_object *(*live_json)(struct mdkd_cgroup *cg, void *state,
+	struct json_object *(*live_json)(struct mdkd_target *t, void *state,
 					 char *err, size_t errlen);
 	/* Optional: the actuator for "actuator = auto" (NULL: the default). */
 	const struct mdkd_actuator_ops *(*actuator)(
@@ -192,35 +199,19 @@ struct mdkd_actuator_ops {
 	/* Optional: 0 if usable on @cg, -errno with a reason otherwise. */
 	int (*probe)(int cgroup_dirfd, char *err, size_t errlen);
 	/* Optional: open files, record limits to restore (0 or -errno). */
-	int (*attach)(struct mdkd_cgroup *cg, void *state, char *err,
+	int (*attach)(struct mdkd_target *t, void *state, char *err,
 		      size_t errlen);
 	/*
 	 * Required: carry out @bytes of reclaim (see the comment above);
 	 * @pages: the decision's pages, for a mode that picks pages.
 	 */
-	int (*apply)(struct mdkd_cgroup *cg, void *state, uint64_t bytes,
+	int (*apply)(struct mdkd_target *t, void *state, uint64_t bytes,
 		     struct mdkd_pages *pages);
 	/* Optional: undo whatever limit it may have left (exit, detach). */
-	void (*restore)(struct mdkd_cgroup *cg, void *state);
+	void (*restore)(struct mdkd_target *t, void *state);
 	/* Optional: close what attach opened. */
-	void (*detach)(struct mdkd_cgroup *cg, void *state);
+	void (*detach)(struct mdkd_target *t, void *state);
 };
-
-/* The registries: NULL-terminated, looked up by name. */
-extern const struct mdkd_mode_ops *const mdkd_modes[];
-extern const struct mdkd_actuator_ops *const mdkd_actuators[];
-const struct mdkd_mode_ops *mdkd_mode_find(const char *name);
-const struct mdkd_actuator_ops *mdkd_actuator_find(const char *name);
-
-/* The built-in modes and actuators. */
-extern const struct mdkd_mode_ops mdkd_mode_senpai;
-extern const struct mdkd_mode_ops mdkd_mode_senpai_integral;
-extern const struct mdkd_mode_ops mdkd_mode_off;
-extern const struct mdkd_mode_ops mdkd_mode_policy;
-extern const struct mdkd_actuator_ops mdkd_act_reclaim;
-extern const struct mdkd_actuator_ops mdkd_act_high_pulse;
-extern const struct mdkd_actuator_ops mdkd_act_pageout;
-extern const struct mdkd_actuator_ops mdkd_act_migrate;
 
 /* mdkd_mode_interval_us() - how often @set's mode wants a sample. */
 uint64_t mdkd_mode_interval_us(const struct mdkd_settings *set);

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "config.h"
 #include "journal.h"
 #include "log.h"
 

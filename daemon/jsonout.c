@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mdkctl's JSON output helpers (see jsonout.h). */
+/* mdk's JSON output helpers (see jsonout.h). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -125,6 +125,7 @@ int mdkd_json_emit(struct json_object *o)
 
 	json_object_put(o);
 	if (ret)
-		fprintf(stderr, "mdkctl: -j: %s\n", strerror(-ret));
+		fprintf(stderr, "%s: -j: %s\n", program_invocation_short_name,
+			strerror(-ret));
 	return ret;
 }

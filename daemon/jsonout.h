@@ -60,7 +60,8 @@ int mdkd_json_print(FILE *f, struct json_object *o);
 
 /*
  * mdkd_json_emit() - mdkd_json_print() on stdout, then drop the caller's
- * reference to @o; on failure, says so on stderr ("mdkctl: -j: ...").
+ * reference to @o; on failure, says so on stderr ("PROGRAM: -j: ...",
+ * the program's name as it was run).
  * Return: 0 or the negative error.
  */
 int mdkd_json_emit(struct json_object *o);

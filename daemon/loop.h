@@ -60,4 +60,15 @@ unsigned int mdkd_loop_drain(struct mdkd_loop *l, uint64_t timeout_us);
 /* mdkd_now_us() - CLOCK_MONOTONIC in microseconds. */
 uint64_t mdkd_now_us(void);
 
+/* The daemon's clock: mdkd_now_us() unless the tests set @now. */
+struct mdkd_clock {
+	uint64_t (*now)(void *data);
+	void *data;
+};
+
+static inline uint64_t mdkd_clock_now(const struct mdkd_clock *c)
+{
+	return c->now ? c->now(c->data) : mdkd_now_us();
+}
+
 #endif /* MDKD_LOOP_H */

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "manager.h"
 #include "notify.h"
+#include "request.h"
 
 static void usage(FILE *f)
 {
@@ -72,7 +73,13 @@ static int daemonize(int *ready_fd)
 	return 0;
 }
 
-int main(int argc, char **argv)
+struct args {
+	const char *config, *socket;
+	bool foreground, check, restore;
+};
+
+/* The command line into @a.  Return: -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, struct args *a)
 {
 	enum { OPT_VERSION = 256, OPT_CHECK, OPT_DUMP, OPT_RESTORE };
 	static const struct option opts[] = {
@@ -86,33 +93,27 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ 0 },
 	};
-	const char *config = NULL, *socket = NULL;
-	bool foreground = false, check = false, restore = false;
-	struct mdkd_config *cfg = NULL;
-	int c, ret, ready_fd = -1;
-	char err[1024];
-	struct mdkd *d;
+	int c;
 
-	mdkd_log_init(LOG_INFO, -1);
 	while ((c = getopt_long(argc, argv, "fc:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			foreground = true;
+			a->foreground = true;
 			break;
 		case 'c':
-			config = optarg;
+			a->config = optarg;
 			break;
 		case 's':
-			socket = optarg;
+			a->socket = optarg;
 			break;
 		case OPT_CHECK:
-			check = true;
+			a->check = true;
 			break;
 		case OPT_DUMP:
 			mdkd_config_write_defaults(stdout);
 			return 0;
 		case OPT_RESTORE:
-			restore = true;
+			a->restore = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -132,61 +133,76 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	return -1;
+}
+
+/*
+ * The configuration of @a->config (set to the default path when that
+ * file exists).  Return: it, or NULL (logged).
+ */
+static struct mdkd_config *load_config(struct args *a)
+{
+	struct mdkd_config *cfg = NULL;
+	char err[1024];
+	int ret;
 
 	/* The default file may be absent: then every key is at its default. */
-	if (!config && access(MDKD_CONFIG_PATH, F_OK) && errno == ENOENT) {
+	if (!a->config && access(MDKD_CONFIG_PATH, F_OK) && errno == ENOENT) {
 		cfg = mdkd_config_new_default();
 		ret = cfg ? 0 : -ENOMEM;
 		snprintf(err, sizeof(err), "out of memory");
 	} else {
-		if (!config)
-			config = MDKD_CONFIG_PATH;
-		ret = mdkd_config_load(config, &cfg, err, sizeof(err));
+		if (!a->config)
+			a->config = MDKD_CONFIG_PATH;
+		ret = mdkd_config_load(a->config, &cfg, err, sizeof(err));
 	}
 	if (ret) {
 		log_err("%s", err);
-		return 1;
+		return NULL;
 	}
-	if (check) {
-		printf("%s: ok, %zu [cgroup] section%s\n",
-		       config ? config : "defaults", cfg->nsections,
-		       cfg->nsections == 1 ? "" : "s");
-		mdkd_config_free(cfg);
-		return 0;
-	}
-	mdkd_log_set_level(cfg->global.log_level);
-	if (restore) {
-		ret = mdkd_restore_journal(cfg->global.state_dir,
-					   cfg->global.cgroup_root);
-		if (ret < 0)
-			log_err("%s/high-pulse: %s", cfg->global.state_dir,
-				strerror(-ret));
-		else
-			log_info("restore: %d cgroup%s restored", ret,
-				 ret == 1 ? "" : "s");
-		mdkd_config_free(cfg);
-		return ret < 0;
-	}
-	if (!foreground) {
-		ret = daemonize(&ready_fd);
-		if (ret) {
-			log_err("daemonize: %s", strerror(-ret));
-			mdkd_config_free(cfg);
-			return 1;
-		}
-	}
+	return cfg;
+}
 
-	/*
-	 * Each managed cgroup keeps about ten files open: take the hard
-	 * limit (systemd's default soft limit of 1024 is for select(2)).
-	 */
+/* mdkd --restore: replay the journal.  Return: the exit code. */
+static int restore(struct mdkd_config *cfg)
+{
+	int ret = mdkd_restore_journal(cfg->global.state_dir,
+				       cfg->global.cgroup_root);
+
+	if (ret < 0)
+		log_err("%s/high-pulse: %s", cfg->global.state_dir,
+			strerror(-ret));
+	else
+		log_info("restore: %d cgroup%s restored", ret,
+			 ret == 1 ? "" : "s");
+	mdkd_config_free(cfg);
+	return ret < 0;
+}
+
+/*
+ * Each managed cgroup keeps about ten files open: take the hard limit
+ * (systemd's default soft limit of 1024 is for select(2)).
+ */
+static void raise_nofile(void)
+{
 	struct rlimit rl;
 
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	d = mdkd_new(cfg, config, socket, true, err, sizeof(err));
+}
+
+/* Run the daemon on @cfg (taken over).  Return: the exit code. */
+static int serve(const struct args *a, struct mdkd_config *cfg, int ready_fd)
+{
+	char err[1024];
+	struct mdkd *d;
+	int ret;
+
+	raise_nofile();
+	d = mdkd_new(cfg, a->config, a->socket, true, mdkd_request_handle, err,
+		     sizeof(err));
 	if (!d) {
 		log_err("%s", err);
 		mdkd_config_free(cfg);
@@ -194,9 +210,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	log_info("mdkd %s started: %zu cgroup%s managed, socket %s",
-		 MDK_VERSION, d->ncgs, d->ncgs == 1 ? "" : "s", d->socket_path);
-	mdkd_notify("READY=1\nSTATUS=managing %zu cgroup%s", d->ncgs,
-		    d->ncgs == 1 ? "" : "s");
+		 MDK_VERSION, d->cgroups.n, d->cgroups.n == 1 ? "" : "s",
+		 d->ctl.path);
+	mdkd_notify("READY=1\nSTATUS=managing %zu cgroup%s", d->cgroups.n,
+		    d->cgroups.n == 1 ? "" : "s");
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "1", 1) != 1)
 			log_warn("cannot tell the parent we are ready");
@@ -205,7 +222,41 @@ int main(int argc, char **argv)
 	ret = mdkd_run(d);
 	mdkd_notify("STOPPING=1\nSTATUS=stopping");
 	log_info("stopping: restoring limits and releasing %zu cgroup%s",
-		 d->ncgs, d->ncgs == 1 ? "" : "s");
+		 d->cgroups.n, d->cgroups.n == 1 ? "" : "s");
 	mdkd_free(d);
 	return ret ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct mdkd_config *cfg;
+	int ret, ready_fd = -1;
+
+	mdkd_log_init(LOG_INFO, -1);
+	ret = parse_args(argc, argv, &a);
+	if (ret >= 0)
+		return ret;
+	cfg = load_config(&a);
+	if (!cfg)
+		return 1;
+	if (a.check) {
+		printf("%s: ok, %zu [cgroup] section%s\n",
+		       a.config ? a.config : "defaults", cfg->nsections,
+		       cfg->nsections == 1 ? "" : "s");
+		mdkd_config_free(cfg);
+		return 0;
+	}
+	mdkd_log_set_level(cfg->global.log_level);
+	if (a.restore)
+		return restore(cfg);
+	if (!a.foreground) {
+		ret = daemonize(&ready_fd);
+		if (ret) {
+			log_err("daemonize: %s", strerror(-ret));
+			mdkd_config_free(cfg);
+			return 1;
+		}
+	}
+	return serve(&a, cfg, ready_fd);
 }

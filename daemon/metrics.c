@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mdkd's metrics: see metrics.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "jsonout.h"
-#include "log.h"
 #include "metrics.h"
 
 const char mdkd_record_header[] =
@@ -111,7 +107,7 @@ struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 	json_object_object_add(o, "totals", tot);
 	if (cg->ctl.mode->status_json) {
 		struct json_object *mode = cg->ctl.mode->status_json(
-			(struct mdkd_cgroup *)cg, cg->ctl.mode_state);
+			(struct mdkd_target *)&cg->t, cg->ctl.mode_state);
 
 		if (mode)
 			json_object_object_add(o, "policy", mode);
@@ -127,38 +123,6 @@ struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 		mdkd_json_add_str(set, mdkd_keys[i].name, val);
 	}
 	json_object_object_add(o, "settings", set);
-	return o;
-}
-
-struct json_object *mdkd_status_json(struct mdkd *d, const char *filter)
-{
-	struct json_object *o = json_object_new_object(), *dm, *cgs;
-	size_t i;
-
-	if (!o)
-		return NULL;
-	dm = json_object_new_object();
-	mdkd_json_add_str(dm, "version", MDK_VERSION);
-	mdkd_json_add_u64(dm, "pid", (uint64_t)getpid());
-	mdkd_json_add_double(dm, "uptime_s",
-			     (mdkd_now_us() - d->started_us) / 1e6);
-	mdkd_json_add_str(dm, "config",
-			  d->config_path ? d->config_path : "defaults");
-	mdkd_json_add_str(dm, "cgroup_root", d->cfg->global.cgroup_root);
-	json_object_object_add(dm, "memory_reclaim",
-			       json_object_new_boolean(d->have_reclaim));
-	mdkd_json_add_u64(dm, "managed", d->ncgs);
-	mdkd_json_add_u64(dm, "flushes", d->ticks);
-	mdkd_json_add_u64(dm, "reloads", d->reloads);
-	mdkd_json_add_u64(dm, "reload_failures", d->reload_failures);
-	mdkd_json_add_str(dm, "last_reload_error", d->last_reload_error);
-	mdkd_json_add_u64(dm, "swap_total", d->swap_total);
-	json_object_object_add(o, "daemon", dm);
-	cgs = json_object_new_array();
-	for (i = 0; i < d->ncgs; i++)
-		if (!filter || !strcmp(filter, d->cgs[i]->path))
-			json_object_array_add(cgs, mdkd_cgroup_json(d->cgs[i]));
-	json_object_object_add(o, "cgroups", cgs);
 	return o;
 }
 
@@ -245,7 +209,8 @@ static const struct prom_metric prom_metrics[] = {
 	{ "intervals_total", "counter", "decisions taken", pm_intervals },
 };
 
-void mdkd_prometheus_text(struct mdkd *d, struct mdkd_buf *b)
+void mdkd_prometheus_text(struct mdkd_cgroup *const *cgs, size_t n,
+			  struct mdkd_buf *b)
 {
 	size_t m, i;
 
@@ -253,16 +218,16 @@ void mdkd_prometheus_text(struct mdkd *d, struct mdkd_buf *b)
 			"# HELP mdkd_managed_cgroups cgroups managed by mdkd\n"
 			"# TYPE mdkd_managed_cgroups gauge\n"
 			"mdkd_managed_cgroups %zu\n",
-			d->ncgs);
+			n);
 	for (m = 0; m < sizeof(prom_metrics) / sizeof(prom_metrics[0]); m++) {
 		const struct prom_metric *pm = &prom_metrics[m];
 
 		mdkd_buf_printf(b, "# HELP mdkd_%s %s\n# TYPE mdkd_%s %s\n",
 				pm->name, pm->help, pm->name, pm->type);
-		for (i = 0; i < d->ncgs; i++) {
+		for (i = 0; i < n; i++) {
 			mdkd_buf_printf(b, "mdkd_%s{cgroup=\"", pm->name);
-			label(b, d->cgs[i]->path);
-			mdkd_buf_printf(b, "\"} %.17g\n", pm->get(d->cgs[i]));
+			label(b, cgs[i]->path);
+			mdkd_buf_printf(b, "\"} %.17g\n", pm->get(cgs[i]));
 		}
 	}
 }
@@ -307,158 +272,4 @@ void mdkd_record_csv(const struct mdkd_cgroup *cg, uint64_t t_us,
 		(unsigned long long)iv->swapout_bytes,
 		(unsigned long long)iv->refaults,
 		(unsigned long long)cg->stats.reclaimed_bytes);
-}
-
-/* ---- the record file and the Prometheus file, written async ---- */
-
-void mdkd_record_done(struct mdkd_op *op, int res)
-{
-	struct mdkd *d =
-		(struct mdkd *)((char *)op - offsetof(struct mdkd, record_op));
-
-	if (res < 0)
-		log_warn("%s: write: %s", d->record_path, strerror(-res));
-	else if ((size_t)res < d->record_out.len)
-		log_warn("%s: short write (%d of %zu bytes)", d->record_path,
-			 res, d->record_out.len);
-	d->record_busy = false;
-	mdkd_buf_reset(&d->record_out);
-	if (strcmp(d->cfg->global.record_file, d->record_path))
-		mdkd_record_open(d);
-	mdkd_record_kick(d);
-}
-
-void mdkd_record_kick(struct mdkd *d)
-{
-	struct io_uring_sqe *sqe;
-	struct mdkd_buf t;
-
-	if (d->record_busy || !d->record.len || d->record_fd < 0)
-		return;
-	sqe = mdkd_loop_sqe(&d->loop, &d->record_op);
-	if (!sqe)
-		return;
-	t = d->record_out;
-	d->record_out = d->record;
-	d->record = t;
-	mdkd_buf_reset(&d->record);
-	/* O_APPEND: each write lands at the end, whole lines only. */
-	io_uring_prep_write(sqe, d->record_fd, d->record_out.data,
-			    (unsigned int)d->record_out.len, (uint64_t)-1);
-	d->record_busy = true;
-}
-
-int mdkd_record_open(struct mdkd *d)
-{
-	const char *path = d->cfg->global.record_file;
-	struct stat st;
-	int fd;
-
-	if (!strcmp(path, d->record_path))
-		return 0;
-	if (d->record_fd >= 0 && !d->record_busy) {
-		close(d->record_fd);
-		d->record_fd = -1;
-	} else if (d->record_fd >= 0) {
-		return 0; /* switch once the write in flight is done */
-	}
-	d->record_path[0] = '\0';
-	if (!*path)
-		return 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		log_err("record_file %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (!fstat(fd, &st) && !st.st_size &&
-	    write(fd, mdkd_record_header, strlen(mdkd_record_header)) < 0)
-		log_warn("record_file %s: %s", path, strerror(errno));
-	d->record_fd = fd;
-	snprintf(d->record_path, sizeof(d->record_path), "%s", path);
-	return 0;
-}
-
-static void prom_done(struct mdkd *d, int res, const char *what)
-{
-	if (res < 0 && res != d->prom_err)
-		log_warn("prometheus_file %s: %s: %s",
-			 d->cfg->global.prometheus_file, what, strerror(-res));
-	if (res < 0)
-		d->prom_err = res;
-	if (--d->prom_pending)
-		return;
-	close(d->prom_fd);
-	d->prom_fd = -1;
-	/* Metrics changed while the last file was being written. */
-	if (d->prom_dirty) {
-		d->prom_dirty = false;
-		mdkd_prom_flush(d);
-	}
-}
-
-void mdkd_prom_write_done(struct mdkd_op *op, int res)
-{
-	struct mdkd *d = (struct mdkd *)((char *)op -
-					 offsetof(struct mdkd, prom_write_op));
-
-	if (res >= 0 && (size_t)res < d->prom.len)
-		res = -EIO;
-	prom_done(d, res, "write");
-}
-
-void mdkd_prom_rename_done(struct mdkd_op *op, int res)
-{
-	struct mdkd *d = (struct mdkd *)((char *)op -
-					 offsetof(struct mdkd, prom_rename_op));
-
-	if (!res)
-		d->prom_err = 0;
-	prom_done(d, res == -ECANCELED ? 0 : res, "rename");
-}
-
-/*
- * Write FILE.tmp, then rename it over FILE (linked SQEs: the rename runs
- * only after a complete write), so node_exporter never reads half a file.
- */
-void mdkd_prom_flush(struct mdkd *d)
-{
-	const char *path = d->cfg->global.prometheus_file;
-	struct io_uring_sqe *sqe;
-
-	if (!*path)
-		return;
-	if (d->prom_pending) {
-		d->prom_dirty = true;
-		return;
-	}
-	mdkd_buf_reset(&d->prom);
-	mdkd_prometheus_text(d, &d->prom);
-	if (d->prom.error)
-		return;
-	snprintf(d->prom_tmp, sizeof(d->prom_tmp), "%s.tmp", path);
-	d->prom_fd = open(d->prom_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0644);
-	if (d->prom_fd < 0) {
-		if (-errno != d->prom_err)
-			log_warn("prometheus_file %s: %s", d->prom_tmp,
-				 strerror(errno));
-		d->prom_err = -errno;
-		return;
-	}
-	sqe = mdkd_loop_sqe(&d->loop, &d->prom_write_op);
-	if (!sqe) {
-		close(d->prom_fd);
-		d->prom_fd = -1;
-		return;
-	}
-	io_uring_prep_write(sqe, d->prom_fd, d->prom.data,
-			    (unsigned int)d->prom.len, 0);
-	sqe->flags |= IOSQE_IO_LINK;
-	sqe = mdkd_loop_sqe(&d->loop, &d->prom_rename_op);
-	if (!sqe) {
-		d->prom_pending = 1;
-		return;
-	}
-	io_uring_prep_rename(sqe, d->prom_tmp, path);
-	d->prom_pending = 2;
 }

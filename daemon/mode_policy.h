@@ -15,9 +15,8 @@
 
 #include "bpf/loader.h"
 
-struct mdkd_cgroup;
-
-/* Where policy mode gets its windows: the sampler's calls, as sampler.h. */
+/* Where policy mode gets its windows: the sampler's calls of
+ * bpf/loader.h. */
 struct mdkd_policy_source {
 	void *(*open)(const struct mdk_sampler_opts *opts, char *msg,
 		      size_t len);
@@ -28,8 +27,8 @@ struct mdkd_policy_source {
 	void (*close)(void *src);
 };
 
+/* The sampler's calls; each daemon hands its source to policy mode
+ * through struct mdkd_target. */
 extern const struct mdkd_policy_source mdkd_policy_source_sampler;
-/* What new policy-mode cgroups use; the unit tests point it at a fake. */
-extern const struct mdkd_policy_source *mdkd_policy_source;
 
 #endif /* MDKD_MODE_POLICY_H */

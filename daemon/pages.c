@@ -48,8 +48,6 @@ const struct mdkd_page_sys mdkd_page_sys_real = {
 	.close = close,
 };
 
-const struct mdkd_page_sys *mdkd_page_sys = &mdkd_page_sys_real;
-
 static int read_small(const char *path, char *buf, size_t len)
 {
 	ssize_t n;

@@ -10,7 +10,7 @@
  *    for the CXL back end, and back to a DRAM node for the pages of that
  *    node the window saw accessed again.
  *
- * Pages are the sampler's ids (proc << 44 | vaddr >> 12, sampler.h); the
+ * Pages are the sampler's ids (proc << 44 | vaddr >> 12, bpf/loader.h); the
  * mode maps proc numbers to PIDs.  The system calls go through struct
  * mdkd_page_sys so that the unit tests can stand in for the kernel.
  */
@@ -23,7 +23,8 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
-struct mdkd_cgroup;
+struct mdkd_actuator_ops;
+struct mdkd_target;
 
 /* What happened to the pages of one action. */
 struct mdkd_pages_result {
@@ -61,9 +62,13 @@ struct mdkd_page_sys {
 	int (*close)(int fd);
 };
 
+/* The real ones; each daemon hands its table to the actuators through
+ * struct mdkd_target (the unit tests hand a fake to the functions). */
 extern const struct mdkd_page_sys mdkd_page_sys_real;
-/* What the actuators use; the unit tests point it at a fake. */
-extern const struct mdkd_page_sys *mdkd_page_sys;
+
+/* The two page actuators. */
+extern const struct mdkd_actuator_ops mdkd_act_pageout;
+extern const struct mdkd_actuator_ops mdkd_act_migrate;
 
 /* Most iovecs per process_madvise() call (the kernel's UIO_MAXIOV). */
 #define MDKD_PAGEOUT_MAX_IOV 1024
@@ -120,5 +125,21 @@ int mdkd_cmm_mp_node(const char *sys_root);
  * back from the tier go.  Return: the node, or -ENOENT.
  */
 int mdkd_home_node(const char *sys_root, int tier);
+
+/*
+ * mdkd_pages_attach() - the attach check both page actuators make: @t's
+ * mode picks pages.  Return: 0 or -EINVAL with the reason in @err.
+ */
+int mdkd_pages_attach(const struct mdkd_target *t, const char *name, char *err,
+		      size_t errlen);
+
+/*
+ * mdkd_pages_done() - end a page actuator's action (@ret from
+ * mdkd_pageout() or mdkd_migrate(); @promotes: migrate's): log refused pages, count what moved
+ * out as the action's bytes, turn "nothing moved, an error seen" into
+ * that error and report the result.
+ */
+void mdkd_pages_done(struct mdkd_target *t, const struct mdkd_pages *p,
+		     const char *name, bool promotes, int ret);
 
 #endif /* MDKD_PAGES_H */

@@ -3,8 +3,9 @@
  * mdkd's per-interval pipeline, on the loop: when a cgroup is due, read
  * its files (one read each, in flight together), parse the sample, let its
  * mode observe and decide, then hand the decision to its actuator and take
- * the result back (mdkd_cgroup_act_done()).  The manager (manager.c) runs
- * it: mgr_run_due() starts what is due, mgr_next_deadline() says when.
+ * the result back (the target ops of the actuators).  The manager
+ * (manager.c) runs it: mdkd_pipeline_run_due() starts what is due,
+ * mdkd_pipeline_next_due() says when.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,28 +14,48 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "manager.h"
-#include "manager_int.h"
 #include "metrics.h"
+#include "pipeline.h"
+
+#define TARGET_CG(tp) \
+	((struct mdkd_cgroup *)((char *)(tp)-offsetof(struct mdkd_cgroup, t)))
+
+static void read_done(struct mdkd_op *op, int res);
+static void act_write_done(struct mdkd_op *op, int res);
+static void act_done(struct mdkd_target *t, int result);
+
+void mdkd_pipeline_init(struct mdkd_pipeline *pl, struct mdkd_cgroups *cgs,
+			struct mdkd_recorder *rec,
+			const struct mdkd_clock *clock,
+			unsigned int read_window, uint64_t started_us)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->cgs = cgs;
+	pl->rec = rec;
+	pl->clock = clock;
+	pl->read_window = read_window;
+	pl->started_us = started_us;
+}
 
 /* Host swap, for what counts as reclaimable; read at most once a second. */
-void mgr_refresh_swap(struct mdkd *d, uint64_t now)
+void mdkd_pipeline_refresh_swap(struct mdkd_pipeline *pl, uint64_t now)
 {
 	int ret;
 
-	if (d->swap_read_us && now - d->swap_read_us < 1000000)
+	if (pl->swap_read_us && now - pl->swap_read_us < 1000000)
 		return;
-	ret = mdkd_meminfo_swap(d->cfg->global.proc_root, &d->swap_total,
-				&d->swap_free);
+	ret = mdkd_meminfo_swap(pl->cgs->cfg->global.proc_root, &pl->swap_total,
+				&pl->swap_free);
 	if (ret) {
-		d->swap_total = d->swap_free = 0;
-		log_debug("%s/meminfo: %s", d->cfg->global.proc_root,
+		pl->swap_total = pl->swap_free = 0;
+		log_debug("%s/meminfo: %s", pl->cgs->cfg->global.proc_root,
 			  strerror(-ret));
 	}
-	d->swap_read_us = now;
+	pl->swap_read_us = now;
 }
 
-static void start_read(struct mdkd *d, struct mdkd_cgroup *cg, uint64_t now)
+static void start_read(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,
+		       uint64_t now)
 {
 	int i;
 
@@ -47,7 +68,8 @@ static void start_read(struct mdkd *d, struct mdkd_cgroup *cg, uint64_t now)
 
 		if (cg->fds[i] < 0)
 			continue;
-		sqe = mdkd_loop_sqe(&d->loop, &cg->reads[i].op);
+		cg->reads[i].op.fn = read_done;
+		sqe = mdkd_loop_sqe(pl->cgs->loop, &cg->reads[i].op);
 		if (!sqe) {
 			cg->read_err = -EIO;
 			continue;
@@ -58,20 +80,21 @@ static void start_read(struct mdkd *d, struct mdkd_cgroup *cg, uint64_t now)
 		cg->reads_left++;
 		cg->inflight++;
 	}
-	d->reading++;
+	pl->cgs->reading++;
 }
 
-static void record_interval(struct mdkd_cgroup *cg)
+static void record_interval(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 {
-	struct mdkd *d = cg->d;
+	struct mdkd_recorder *r = pl->rec;
 
-	if (d->record_fd < 0 || cg->dec.reason == MDKD_R_BASELINE)
+	if (r->record_fd < 0 || cg->dec.reason == MDKD_R_BASELINE)
 		return;
-	mdkd_record_csv(cg, mgr_now_us(d) - d->started_us, &d->record);
-	mdkd_record_kick(d);
+	mdkd_record_csv(cg, mdkd_clock_now(pl->clock) - pl->started_us,
+			&r->record);
+	mdkd_recorder_kick(r);
 }
 
-static void decide(struct mdkd *d, struct mdkd_cgroup *cg)
+static void decide(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 {
 	const char *bufs[MDKD_CGF_NR];
 	struct mdkd_sample s = cg->sample;
@@ -89,14 +112,14 @@ static void decide(struct mdkd *d, struct mdkd_cgroup *cg)
 		log_warn("%s: %s", cg->path, err);
 		return;
 	}
-	s.host_swap_total_bytes = d->swap_total;
-	s.host_swap_free_bytes = d->swap_free;
+	s.host_swap_total_bytes = pl->swap_total;
+	s.host_swap_free_bytes = pl->swap_free;
 	if (cg->ctl.mode->observe)
-		cg->ctl.mode->observe(cg, cg->ctl.mode_state, &s);
+		cg->ctl.mode->observe(&cg->t, cg->ctl.mode_state, &s);
 	mdkd_ctl_step(&cg->ctl, &cg->set, &s, &cg->iv, &cg->dec);
 	cg->sample = s;
 	cg->have_sample = true;
-	d->flush_due = true;
+	pl->flush_due = true;
 	if (cg->dec.reason == MDKD_R_BASELINE)
 		return;
 	cg->stats.intervals++;
@@ -110,24 +133,25 @@ static void decide(struct mdkd *d, struct mdkd_cgroup *cg)
 		cg->iv.io_some * 100, mdkd_reason_names[cg->dec.reason],
 		(unsigned long long)cg->dec.reclaim_bytes);
 	if (!cg->dec.reclaim_bytes || !cg->act) {
-		record_interval(cg);
+		record_interval(pl, cg);
 		return;
 	}
 	cg->acting = true;
-	cg->act_bytes = cg->dec.reclaim_bytes;
-	cg->act_start_us = mgr_now_us(d);
+	cg->t.act_bytes = cg->dec.reclaim_bytes;
+	cg->act_start_us = mdkd_clock_now(pl->clock);
 	cg->stats.reclaim_requests++;
-	cg->stats.requested_bytes += cg->act_bytes;
-	ret = cg->act->apply(cg, cg->act_state, cg->act_bytes, cg->dec.pages);
+	cg->stats.requested_bytes += cg->t.act_bytes;
+	ret = cg->act->apply(&cg->t, cg->act_state, cg->t.act_bytes,
+			     cg->dec.pages);
 	if (ret < 0)
-		mdkd_cgroup_act_done(cg, ret);
+		act_done(&cg->t, ret);
 }
 
-void mgr_read_done(struct mdkd_op *op, int res)
+static void read_done(struct mdkd_op *op, int res)
 {
 	struct mdkd_cg_op *r = (struct mdkd_cg_op *)op;
 	struct mdkd_cgroup *cg = r->cg;
-	struct mdkd *d = cg->d;
+	struct mdkd_pipeline *pl = cg->tbl->target_arg;
 
 	if (res < 0) {
 		if (!cg->read_err) {
@@ -151,11 +175,11 @@ void mgr_read_done(struct mdkd_op *op, int res)
 	}
 	if (--cg->reads_left == 0 && !cg->detached) {
 		cg->reading = false;
-		d->reading--;
+		cg->tbl->reading--;
 		if (cg->read_err == -ENODEV || cg->read_err == -ENOENT) {
 			log_notice("%s: cgroup removed; no longer managed",
 				   cg->path);
-			mgr_cg_detach(d, cg);
+			mdkd_cgroups_detach(cg->tbl, cg);
 		} else if (cg->read_err) {
 			cg->stats.read_errors++;
 			if (cg->read_err != -EMSGSIZE)
@@ -164,13 +188,13 @@ void mgr_read_done(struct mdkd_op *op, int res)
 						 .name,
 					 strerror(-cg->read_err));
 		} else {
-			decide(d, cg);
+			decide(pl, cg);
 		}
 	}
-	mgr_cg_op_done(cg);
+	mdkd_cgroup_op_done(cg);
 }
 
-void mgr_act_write_done(struct mdkd_op *op, int res)
+static void act_write_done(struct mdkd_op *op, int res)
 {
 	struct mdkd_cg_op *w = (struct mdkd_cg_op *)op;
 	struct mdkd_cgroup *cg = w->cg;
@@ -178,13 +202,14 @@ void mgr_act_write_done(struct mdkd_op *op, int res)
 
 	w->fn = NULL;
 	if (fn && cg->act)
-		fn(cg, cg->act_state, res);
-	mgr_cg_op_done(cg);
+		fn(&cg->t, cg->act_state, res);
+	mdkd_cgroup_op_done(cg);
 }
 
-int mdkd_cgroup_queue_write(struct mdkd_cgroup *cg, int fd, const void *buf,
-			    size_t len, bool link, mdkd_act_fn fn)
+static int queue_write(struct mdkd_target *t, int fd, const void *buf,
+		       size_t len, bool link, mdkd_act_fn fn)
 {
+	struct mdkd_cgroup *cg = TARGET_CG(t);
 	struct io_uring_sqe *sqe;
 	int i;
 
@@ -193,7 +218,8 @@ int mdkd_cgroup_queue_write(struct mdkd_cgroup *cg, int fd, const void *buf,
 			break;
 	if (i == MDKD_CG_ACT_OPS)
 		return -EBUSY;
-	sqe = mdkd_loop_sqe(&cg->d->loop, &cg->acts[i].op);
+	cg->acts[i].op.fn = act_write_done;
+	sqe = mdkd_loop_sqe(cg->tbl->loop, &cg->acts[i].op);
 	if (!sqe)
 		return -EIO;
 	/* Offset -1: the file position (cgroup files ignore it). */
@@ -205,15 +231,16 @@ int mdkd_cgroup_queue_write(struct mdkd_cgroup *cg, int fd, const void *buf,
 	return 0;
 }
 
-void mdkd_cgroup_act_done(struct mdkd_cgroup *cg, int result)
+static void act_done(struct mdkd_target *t, int result)
 {
-	struct mdkd *d = cg->d;
+	struct mdkd_cgroup *cg = TARGET_CG(t);
+	struct mdkd_pipeline *pl = cg->tbl->target_arg;
 
 	cg->acting = false;
 	cg->act_result = result;
-	cg->act_us = mgr_now_us(d) - cg->act_start_us;
+	cg->act_us = mdkd_clock_now(pl->clock) - cg->act_start_us;
 	if (!result) {
-		cg->stats.reclaimed_bytes += cg->act_bytes;
+		cg->stats.reclaimed_bytes += cg->t.act_bytes;
 	} else {
 		cg->stats.reclaim_failures++;
 		if (result == -EAGAIN)
@@ -223,25 +250,27 @@ void mdkd_cgroup_act_done(struct mdkd_cgroup *cg, int result)
 		else if (result != -ECANCELED && !cg->detached)
 			log_warn("%s: %s %llu bytes: %s", cg->path,
 				 cg->act ? cg->act->name : "action",
-				 (unsigned long long)cg->act_bytes,
+				 (unsigned long long)cg->t.act_bytes,
 				 strerror(-result));
 	}
-	mdkd_ctl_result(&cg->ctl, &cg->set, cg->act_bytes, result);
+	mdkd_ctl_result(&cg->ctl, &cg->set, cg->t.act_bytes, result);
 	if (cg->detached)
 		return;
-	record_interval(cg);
-	d->flush_due = true;
+	record_interval(pl, cg);
+	pl->flush_due = true;
 	/* A settings change may have asked for another actuator meanwhile. */
-	mgr_cg_update(cg, &cg->set, cg->source);
+	mdkd_cgroup_update(cg, &cg->set, cg->source);
 }
 
-void mgr_run_due(struct mdkd *d, uint64_t now)
+void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now)
 {
 	bool swap_fresh = false;
 	size_t i;
 
-	for (i = 0; i < d->ncgs && d->reading < d->read_window; i++) {
-		struct mdkd_cgroup *cg = d->cgs[i];
+	struct mdkd_cgroups *tbl = pl->cgs;
+
+	for (i = 0; i < tbl->n && tbl->reading < pl->read_window; i++) {
+		struct mdkd_cgroup *cg = tbl->cgs[i];
 
 		if (cg->reading || cg->next_due_us > now)
 			continue;
@@ -256,25 +285,28 @@ void mgr_run_due(struct mdkd *d, uint64_t now)
 			continue;
 		}
 		if (!swap_fresh) {
-			mgr_refresh_swap(d, now);
+			mdkd_pipeline_refresh_swap(pl, now);
 			swap_fresh = true;
 		}
-		start_read(d, cg, now);
+		start_read(pl, cg, now);
 	}
 }
 
-uint64_t mgr_next_deadline(struct mdkd *d)
+uint64_t mdkd_pipeline_next_due(struct mdkd_pipeline *pl, uint64_t t)
 {
-	uint64_t t = d->next_rescan_us;
+	struct mdkd_cgroups *tbl = pl->cgs;
 	size_t i;
 
-	if (d->watchdog_us && d->next_watchdog_us < t)
-		t = d->next_watchdog_us;
 	/* With every read slot taken, the next completion wakes us anyway. */
-	if (d->reading >= d->read_window)
+	if (tbl->reading >= pl->read_window)
 		return t;
-	for (i = 0; i < d->ncgs; i++)
-		if (!d->cgs[i]->reading && d->cgs[i]->next_due_us < t)
-			t = d->cgs[i]->next_due_us;
+	for (i = 0; i < tbl->n; i++)
+		if (!tbl->cgs[i]->reading && tbl->cgs[i]->next_due_us < t)
+			t = tbl->cgs[i]->next_due_us;
 	return t;
 }
+
+const struct mdkd_target_ops mdkd_pipeline_target_ops = {
+	.queue_write = queue_write,
+	.act_done = act_done,
+};

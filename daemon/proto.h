@@ -25,6 +25,9 @@
 
 #include "cgroup.h"
 
+struct json_object;
+struct mdkd_buf;
+
 #define MDKD_PROTO_VERSION 1
 #define MDKD_REQ_MAX 4096
 #define MDKD_REQ_MAX_SETTINGS 32
@@ -60,5 +63,11 @@ struct mdkd_request {
  */
 int mdkd_request_parse(const char *buf, size_t len, struct mdkd_request *req,
 		       char *err, size_t errlen);
+
+/* Responses: a new {"v":1,"ok":@ok} object to add fields to; one object
+ * as a line appended to @out (@o dropped); an error response. */
+struct json_object *mdkd_reply_new(bool ok);
+void mdkd_reply_send(struct mdkd_buf *out, struct json_object *o);
+void mdkd_reply_error(struct mdkd_buf *out, const char *msg);
 
 #endif /* MDKD_PROTO_H */

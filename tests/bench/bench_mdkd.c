@@ -23,6 +23,7 @@
 #include "../unit/fakecg.h"
 #include "daemon/cgroup.h"
 #include "daemon/manager.h"
+#include "daemon/request.h"
 
 static uint64_t fake_now = 1000000000;
 
@@ -59,17 +60,18 @@ static double run_daemon(struct fakecg *f, const char *extra, int n, int iters)
 		fprintf(stderr, "%s\n", err);
 		exit(1);
 	}
-	d = mdkd_new(cfg, f->conf, NULL, false, err, sizeof(err));
+	d = mdkd_new(cfg, f->conf, NULL, false, mdkd_request_handle, err,
+		     sizeof(err));
 	if (!d) {
 		fprintf(stderr, "bench_mdkd: %s\n", err);
 		exit(1);
 	}
-	if ((int)d->ncgs != n) {
+	if ((int)d->cgroups.n != n) {
 		fprintf(stderr, "bench_mdkd: %zu cgroups managed, not %d\n",
-			d->ncgs, n);
+			d->cgroups.n, n);
 		exit(1);
 	}
-	d->now = fake_clock;
+	d->clock.now = fake_clock;
 	for (i = 0; i < 2; i++) { /* baseline sample, first decision */
 		fake_now += 1000000;
 		mdkd_tick_all(d);

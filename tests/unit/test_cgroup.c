@@ -172,6 +172,11 @@ START_TEST(test_parse_refuses_bad_files)
 	ck_assert_int_eq(mdkd_cgroup_parse(&s, bufs, lens, err, sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "memory.stat line 2"));
+	bufs[MDKD_CGF_STAT] = "anon 1\nfile 2x\n";
+	lens[MDKD_CGF_STAT] = strlen(bufs[MDKD_CGF_STAT]);
+	ck_assert_int_eq(mdkd_cgroup_parse(&s, bufs, lens, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "memory.stat line 2: file"));
 
 	bufs[MDKD_CGF_STAT] = "anon 1\nfile 1\n";
 	lens[MDKD_CGF_STAT] = strlen(bufs[MDKD_CGF_STAT]);

@@ -314,6 +314,42 @@ START_TEST(test_every_key_documented)
 }
 END_TEST
 
+START_TEST(test_registries)
+{
+	ck_assert_ptr_eq(mdkd_mode_find("senpai"), &mdkd_mode_senpai);
+	ck_assert_ptr_eq(mdkd_mode_find("senpai-integral"),
+			 &mdkd_mode_senpai_integral);
+	ck_assert_ptr_eq(mdkd_mode_find("off"), &mdkd_mode_off);
+	ck_assert_ptr_null(mdkd_mode_find("auto"));
+	ck_assert_ptr_eq(mdkd_actuator_find("reclaim"), &mdkd_act_reclaim);
+	ck_assert_ptr_eq(mdkd_actuator_find("high-pulse"),
+			 &mdkd_act_high_pulse);
+	ck_assert_ptr_null(mdkd_actuator_find("auto"));
+}
+END_TEST
+
+/* test_controller.c drives the core with these, without the config. */
+START_TEST(test_core_defaults)
+{
+	struct mdkd_config *cfg = mdkd_config_new_default();
+	const struct mdkd_settings *s = &cfg->defaults;
+
+	ck_assert_uint_eq(s->interval_us, 6000000);
+	ck_assert_double_eq(s->psi_threshold, 0.001);
+	ck_assert_double_eq(s->reclaim_ratio, 0.0005);
+	ck_assert_uint_eq(s->min_bytes, 0);
+	ck_assert_uint_eq(s->max_bytes, 0);
+	ck_assert_double_eq(s->io_psi_threshold, 0.1);
+	ck_assert_uint_eq(s->backoff_max, 8);
+	ck_assert_double_eq(s->max_probe, 0.01);
+	ck_assert_double_eq(s->max_backoff, 1.0);
+	ck_assert_double_eq(s->coeff_probe, 10);
+	ck_assert_double_eq(s->coeff_backoff, 20);
+	ck_assert_ptr_eq(s->mode, &mdkd_mode_senpai);
+	mdkd_config_free(cfg);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -329,6 +365,8 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_settings_apply_all_or_nothing);
 	tcase_add_test(tc, test_shipped_config_matches_table);
 	tcase_add_test(tc, test_every_key_documented);
+	tcase_add_test(tc, test_registries);
+	tcase_add_test(tc, test_core_defaults);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,7 +22,7 @@
 
 #include <json-c/json.h>
 
-#include "daemon/control.h"
+#include "daemon/request.h"
 #include "fakecg.h"
 #include "daemon/journal.h"
 #include "daemon/manager.h"
@@ -50,9 +50,10 @@ static struct mdkd *start(struct fakecg *f, const char *conf)
 	fake_cgroup(f, "other", 10 * MiB, 0);
 	ck_assert_msg(!mdkd_config_load(f->conf, &cfg, err, sizeof(err)), "%s",
 		      err);
-	d = mdkd_new(cfg, f->conf, NULL, false, err, sizeof(err));
+	d = mdkd_new(cfg, f->conf, NULL, false, mdkd_request_handle, err,
+		     sizeof(err));
 	ck_assert_msg(d, "%s", err);
-	d->now = fake_clock;
+	d->clock.now = fake_clock;
 	return d;
 }
 
@@ -76,7 +77,7 @@ static struct json_object *request(struct mdkd *d, const char *line)
 	struct mdkd_buf out = { 0 };
 	struct json_object *o;
 
-	mdkd_control_handle(d, line, strlen(line), &out);
+	mdkd_request_handle(d, line, strlen(line), &out);
 	ck_assert_ptr_nonnull(out.data);
 	ck_assert_int_eq(out.data[out.len - 1], '\n');
 	o = json_tokener_parse(out.data);
@@ -110,7 +111,7 @@ START_TEST(test_manager_reclaims_by_the_law)
 	struct fakecg f;
 	struct mdkd *d = start(&f, base_conf);
 
-	ck_assert_uint_eq(d->ncgs, 2);
+	ck_assert_uint_eq(d->cgroups.n, 2);
 	tick(d); /* baseline */
 	ck_assert_str_eq(fake_read(cg_file(&f, "w/a", "memory.reclaim")), "");
 	tick(d);
@@ -309,12 +310,12 @@ START_TEST(test_manager_releases_removed_cgroup)
 	struct mdkd *d = start(&f, "rescan_interval = 1s\n[cgroup w/*]\n");
 	char path[PATH_MAX * 2];
 
-	ck_assert_uint_eq(d->ncgs, 2);
+	ck_assert_uint_eq(d->cgroups.n, 2);
 	tick(d);
 	snprintf(path, sizeof(path), "%s/w/b", f.root);
 	fake_rmtree(path);
 	mdkd_rescan(d);
-	ck_assert_uint_eq(d->ncgs, 1);
+	ck_assert_uint_eq(d->cgroups.n, 1);
 	ck_assert_ptr_null(mdkd_find(d, "w/b"));
 	/* Created again: managed afresh. */
 	fake_cgroup(&f, "w/b", MiB, 0);
@@ -400,7 +401,8 @@ START_TEST(test_manager_falls_back_without_memory_reclaim)
 	unlink(cg_file(&f, "w/a", "memory.reclaim"));
 	unlink(cg_file(&f, "w/b", "memory.reclaim"));
 	ck_assert_int_eq(mdkd_config_load(f.conf, &cfg, err, sizeof(err)), 0);
-	d = mdkd_new(cfg, f.conf, NULL, false, err, sizeof(err));
+	d = mdkd_new(cfg, f.conf, NULL, false, mdkd_request_handle, err,
+		     sizeof(err));
 	ck_assert_msg(d, "%s", err);
 	ck_assert(!d->have_reclaim);
 	/* auto picks the fallback; an explicit reclaim cannot be honoured. */
@@ -548,7 +550,7 @@ START_TEST(test_control_socket_survives_abuse)
 		close(fds[i]);
 	for (i = 0; i < 5; i++)
 		mdkd_run_once(d, mdkd_now_us() + 10000);
-	ck_assert_uint_eq(d->nclients, 0);
+	ck_assert_uint_eq(d->ctl.nclients, 0);
 
 	/* And it still works. */
 	fd = client(f.sock);
@@ -570,8 +572,8 @@ START_TEST(test_control_socket_refuses_second_daemon)
 	char err[1024];
 
 	ck_assert_int_eq(mdkd_config_load(f.conf, &cfg, err, sizeof(err)), 0);
-	ck_assert_ptr_null(
-		mdkd_new(cfg, f.conf, NULL, false, err, sizeof(err)));
+	ck_assert_ptr_null(mdkd_new(cfg, f.conf, NULL, false,
+				    mdkd_request_handle, err, sizeof(err)));
 	ck_assert_msg(strstr(err, "another mdkd is listening"), "%s", err);
 	mdkd_config_free(cfg);
 	mdkd_free(d);
@@ -622,7 +624,7 @@ START_TEST(test_notify_protocol)
 	setenv("NOTIFY_SOCKET", sa.sun_path, 1);
 	setenv("WATCHDOG_USEC", "100000", 1);
 	d = start(&f, base_conf);
-	d->now = NULL; /* the watchdog runs on the real clock */
+	d->clock.now = NULL; /* the watchdog runs on the real clock */
 	ck_assert_uint_eq(d->watchdog_us, 50000);
 	ck_assert_ptr_nonnull(
 		strstr(notify_recv(fd, d, "WATCHDOG=1"), "WATCHDOG=1"));

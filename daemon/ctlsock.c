@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mdkd's control socket: see control.h. */
+/* mdkd's control socket server: see ctlsock.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,16 +10,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
-#include "control.h"
+#include "buf.h"
+#include "ctlsock.h"
 #include "log.h"
-#include "manager.h"
-#include "metrics.h"
 #include "proto.h"
 
 struct mdkd_client {
-	struct mdkd *d;
+	struct mdkd_ctlsock *srv;
 	struct mdkd_client *next;
 	int fd;
 	struct mdkd_op recv_op, send_op, timeout_op;
@@ -38,156 +35,19 @@ struct mdkd_client {
 
 static void client_kick(struct mdkd_client *c);
 
-static void respond(struct mdkd_buf *out, struct json_object *o)
-{
-	mdkd_buf_printf(out, "%s\n",
-			json_object_to_json_string_ext(
-				o, JSON_C_TO_STRING_PLAIN |
-					   JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-}
-
-static struct json_object *reply(bool ok)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "v", json_object_new_int(MDKD_PROTO_VERSION));
-	json_object_object_add(o, "ok", json_object_new_boolean(ok));
-	return o;
-}
-
-static void respond_error(struct mdkd_buf *out, const char *msg)
-{
-	struct json_object *o = reply(false);
-
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	respond(out, o);
-}
-
-void mdkd_control_handle(struct mdkd *d, const char *line, size_t len,
-			 struct mdkd_buf *out)
-{
-	const char *keys[MDKD_REQ_MAX_SETTINGS], *vals[MDKD_REQ_MAX_SETTINGS];
-	struct mdkd_request *req = malloc(sizeof(*req));
-	struct json_object *o, *st, *v;
-	char err[1024];
-	unsigned int i;
-	int ret = 0;
-
-	if (!req) {
-		respond_error(out, "out of memory");
-		return;
-	}
-	if (mdkd_request_parse(line, len, req, err, sizeof(err))) {
-		log_debug("control: bad request: %s", err);
-		respond_error(out, err);
-		free(req);
-		return;
-	}
-	for (i = 0; i < req->nsettings; i++) {
-		keys[i] = req->keys[i];
-		vals[i] = req->values[i];
-	}
-	switch (req->cmd) {
-	case MDKD_CMD_PING:
-		o = reply(true);
-		json_object_object_add(o, "version",
-				       json_object_new_string(MDK_VERSION));
-		respond(out, o);
-		break;
-	case MDKD_CMD_STATUS:
-		if (req->has_cgroup && !mdkd_find(d, req->cgroup)) {
-			snprintf(err, sizeof(err), "%.512s: not managed",
-				 req->cgroup);
-			ret = -ENOENT;
-			break;
-		}
-		st = mdkd_status_json(d, req->has_cgroup ? req->cgroup : NULL);
-		if (!st) {
-			snprintf(err, sizeof(err), "out of memory");
-			ret = -ENOMEM;
-			break;
-		}
-		o = reply(true);
-		json_object_object_get_ex(st, "daemon", &v);
-		json_object_object_add(o, "daemon", json_object_get(v));
-		json_object_object_get_ex(st, "cgroups", &v);
-		json_object_object_add(o, "cgroups", json_object_get(v));
-		json_object_put(st);
-		respond(out, o);
-		break;
-	case MDKD_CMD_SET:
-	case MDKD_CMD_MANAGE:
-		ret = mdkd_set(d, req->cgroup, keys, vals, req->nsettings,
-			       req->cmd == MDKD_CMD_MANAGE, err, sizeof(err));
-		if (!ret) {
-			o = reply(true);
-			json_object_object_add(
-				o, "cgroup",
-				mdkd_cgroup_json(mdkd_find(d, req->cgroup)));
-			respond(out, o);
-		}
-		break;
-	case MDKD_CMD_RELEASE:
-		ret = mdkd_release(d, req->cgroup, err, sizeof(err));
-		if (!ret)
-			respond(out, reply(true));
-		break;
-	case MDKD_CMD_RELOAD:
-		ret = mdkd_reload_config(d, err, sizeof(err));
-		if (!ret)
-			respond(out, reply(true));
-		break;
-	case MDKD_CMD_MPC: {
-		struct mdkd_cgroup *cg = mdkd_find(d, req->cgroup);
-		struct json_object *live;
-
-		if (!cg) {
-			snprintf(err, sizeof(err), "%.512s: not managed",
-				 req->cgroup);
-			ret = -ENOENT;
-			break;
-		}
-		if (!cg->ctl.mode->live_json) {
-			snprintf(err, sizeof(err),
-				 "%s: mode %s, not policy: no live MPC",
-				 cg->path, cg->ctl.mode->name);
-			ret = -EINVAL;
-			break;
-		}
-		live = cg->ctl.mode->live_json(cg, cg->ctl.mode_state, err,
-					       sizeof(err));
-		if (!live) {
-			ret = -EINVAL;
-			break;
-		}
-		o = reply(true);
-		json_object_object_add(o, "live", live);
-		respond(out, o);
-		break;
-	}
-	default:
-		snprintf(err, sizeof(err), "unsupported command");
-		ret = -EINVAL;
-	}
-	if (ret)
-		respond_error(out, err);
-	free(req);
-}
-
 /* ---- clients ---- */
 
 static void client_free(struct mdkd_client *c)
 {
-	struct mdkd *d = c->d;
+	struct mdkd_ctlsock *srv = c->srv;
 	struct mdkd_client **p;
 
-	for (p = &d->clients; *p; p = &(*p)->next)
+	for (p = &srv->clients; *p; p = &(*p)->next)
 		if (*p == c) {
 			*p = c->next;
 			break;
 		}
-	d->nclients--;
+	srv->nclients--;
 	close(c->fd);
 	mdkd_buf_free(&c->out);
 	free(c);
@@ -231,7 +91,7 @@ static void recv_done(struct mdkd_op *op, int res)
 	while ((nl = memchr(c->in, '\n', c->inlen))) {
 		size_t n = (size_t)(nl - c->in);
 
-		mdkd_control_handle(c->d, c->in, n, &c->out);
+		c->srv->handle(c->srv->arg, c->in, n, &c->out);
 		memmove(c->in, nl + 1, c->inlen - n - 1);
 		c->inlen -= n + 1;
 	}
@@ -240,7 +100,7 @@ static void recv_done(struct mdkd_op *op, int res)
 
 		snprintf(msg, sizeof(msg), "request longer than %d bytes",
 			 MDKD_REQ_MAX - 1);
-		respond_error(&c->out, msg);
+		mdkd_reply_error(&c->out, msg);
 		c->inlen = 0;
 		c->closing = true; /* after the error is sent */
 	}
@@ -273,7 +133,7 @@ static void timeout_done(struct mdkd_op *op, int res)
 
 static void client_kick(struct mdkd_client *c)
 {
-	struct mdkd_loop *l = &c->d->loop;
+	struct mdkd_loop *l = c->srv->loop;
 	struct io_uring_sqe *sqe;
 
 	if (c->out.error) {
@@ -327,26 +187,28 @@ static bool peer_allowed(int fd)
 
 static void accept_done(struct mdkd_op *op, int res)
 {
-	struct mdkd *d =
-		(struct mdkd *)((char *)op - offsetof(struct mdkd, accept_op));
+	struct mdkd_ctlsock *srv =
+		(struct mdkd_ctlsock *)((char *)op -
+					offsetof(struct mdkd_ctlsock,
+						 accept_op));
 	struct mdkd_client *c;
 	static const char busy[] =
 		"{\"v\":1,\"ok\":false,\"error\":\"too many clients\"}\n";
 	static const char denied[] =
 		"{\"v\":1,\"ok\":false,\"error\":\"permission denied: root only\"}\n";
 
-	d->accept_armed = false;
+	srv->accept_armed = false;
 	if (res < 0) {
 		/* At exit shutdown() ends the accept with EINVAL. */
-		if (res != -ECANCELED && d->listen_fd >= 0)
+		if (res != -ECANCELED && srv->listen_fd >= 0)
 			log_warn("control: accept: %s", strerror(-res));
 		return;
 	}
-	if (d->listen_fd < 0) {
+	if (srv->listen_fd < 0) {
 		close(res);
 		return;
 	}
-	if (!peer_allowed(res) || d->nclients >= MDKD_MAX_CLIENTS) {
+	if (!peer_allowed(res) || srv->nclients >= MDKD_MAX_CLIENTS) {
 		bool ok = peer_allowed(res);
 
 		/* Best effort: a fresh socket's buffer takes it at once. */
@@ -364,35 +226,36 @@ static void accept_done(struct mdkd_op *op, int res)
 		close(res);
 		return;
 	}
-	c->d = d;
+	c->srv = srv;
 	c->fd = res;
 	c->recv_op.fn = recv_done;
 	c->send_op.fn = send_done;
 	c->timeout_op.fn = timeout_done;
 	c->idle.tv_sec = MDKD_CLIENT_IDLE_S;
-	c->next = d->clients;
-	d->clients = c;
-	d->nclients++;
+	c->next = srv->clients;
+	srv->clients = c;
+	srv->nclients++;
 	c->ops = 1; /* held until the first kick is done */
 	client_kick(c);
 	client_put(c);
 }
 
-void mdkd_control_arm(struct mdkd *d)
+void mdkd_ctlsock_arm(struct mdkd_ctlsock *srv)
 {
 	struct io_uring_sqe *sqe;
 
-	if (d->listen_fd < 0 || d->accept_armed || d->stop)
+	if (srv->listen_fd < 0 || srv->accept_armed)
 		return;
-	sqe = mdkd_loop_sqe(&d->loop, &d->accept_op);
+	sqe = mdkd_loop_sqe(srv->loop, &srv->accept_op);
 	if (!sqe)
 		return;
-	io_uring_prep_accept(sqe, d->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-	d->accept_armed = true;
+	io_uring_prep_accept(sqe, srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	srv->accept_armed = true;
 }
 
-int mdkd_control_start(struct mdkd *d, const char *path, char *err,
-		       size_t errlen)
+int mdkd_ctlsock_start(struct mdkd_ctlsock *srv, struct mdkd_loop *loop,
+		       const char *path, mdkd_ctlsock_fn handle, void *arg,
+		       char *err, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char dir[sizeof(sa.sun_path)], *slash;
@@ -449,32 +312,35 @@ int mdkd_control_start(struct mdkd *d, const char *path, char *err,
 		close(fd);
 		return ret;
 	}
-	d->listen_fd = fd;
-	snprintf(d->socket_path, sizeof(d->socket_path), "%s", path);
-	d->accept_op.fn = accept_done;
-	mdkd_control_arm(d);
+	srv->loop = loop;
+	srv->handle = handle;
+	srv->arg = arg;
+	srv->listen_fd = fd;
+	snprintf(srv->path, sizeof(srv->path), "%s", path);
+	srv->accept_op.fn = accept_done;
+	mdkd_ctlsock_arm(srv);
 	return 0;
 }
 
-void mdkd_control_stop(struct mdkd *d)
+void mdkd_ctlsock_stop(struct mdkd_ctlsock *srv)
 {
 	struct mdkd_client *c;
 
-	if (d->listen_fd >= 0) {
+	if (srv->listen_fd >= 0) {
 		/* shutdown() ends a pending accept; close follows in free. */
-		shutdown(d->listen_fd, SHUT_RDWR);
-		close(d->listen_fd);
-		d->listen_fd = -1;
-		unlink(d->socket_path);
+		shutdown(srv->listen_fd, SHUT_RDWR);
+		close(srv->listen_fd);
+		srv->listen_fd = -1;
+		unlink(srv->path);
 	}
-	for (c = d->clients; c; c = c->next)
+	for (c = srv->clients; c; c = c->next)
 		client_close(c);
 }
 
-void mdkd_control_free(struct mdkd *d)
+void mdkd_ctlsock_free(struct mdkd_ctlsock *srv)
 {
-	while (d->clients) {
-		d->clients->ops = 0;
-		client_free(d->clients);
+	while (srv->clients) {
+		srv->clients->ops = 0;
+		client_free(srv->clients);
 	}
 }

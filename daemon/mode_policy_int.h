@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of policy mode share: its per-cgroup state and the
+ * functions one file calls in another.  mode_policy.c holds the hooks,
+ * mode_policy_tune.c the choice of setting (auto-tune, lopp's rate guard),
+ * mode_policy_swap.c the swap-cache drop, mode_policy_json.c the status
+ * and live views, mode_policy_source.c the sampler as the window source.
+ */
+#ifndef MDKD_MODE_POLICY_INT_H
+#define MDKD_MODE_POLICY_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+#include <mdk/evaluator.h>
+#include <mdk/trace.h>
+
+#include "bpf/loader.h"
+#include "controller.h"
+#include "pages.h"
+
+struct mdkd_policy_source;
+
+struct policy_totals {
+	uint64_t windows; /* windows fed to the evaluator */
+	uint64_t picked; /* pages the settings picked */
+	uint64_t out; /* pages advised (pageout) or demoted (migrate) */
+	uint64_t back; /* pages promoted back (migrate) */
+	uint64_t failed, gone, denied; /* pages the actuator could not move */
+	uint64_t paused; /* windows whose page-outs PSI paused */
+	uint64_t tune_changes; /* auto-tune switched settings */
+	uint64_t forgotten; /* pages of processes that were gone */
+	uint64_t drops; /* swap-cache drops run (memory.reclaim writes) */
+	uint64_t drop_bytes; /* bytes they asked for */
+	uint64_t drop_freed; /* bytes the swap cache shrank by meanwhile */
+	uint64_t drop_short; /* drops the kernel answered EAGAIN (less) */
+	uint64_t drop_us; /* their wall time */
+	uint64_t sampler_cpu_ns; /* the sampler's CPU time */
+	uint64_t errors; /* windows lost to a sampler or evaluator error */
+};
+
+struct policy_state {
+	const struct mdkd_policy_source *src_ops;
+	void *src;
+	struct mdk_eval *eval;
+	uint32_t gone_proc; /* proc_gone()'s last answer, for this process */
+	bool gone_last;
+	bool started; /* window 0 began */
+	int tier_node, home_node; /* cxl */
+
+	struct mdk_trace_writer *trace;
+	char trace_path[sizeof(((struct mdkd_settings *)0)->trace_file)];
+	bool trace_failed;
+
+	/* the setting this window runs */
+	struct mdk_eval_sel sel;
+	/* lopp's rate guard: no theta below guard_theta (ppm) */
+	uint64_t guard_theta;
+	uint32_t guard_good; /* windows within the target since a step */
+	uint64_t guard_steps;
+	int64_t guard_window; /* sampler window of the last step; -1: none */
+	char running[96];
+	bool tuned;
+	enum mdkd_reason why; /* MDKD_R_RECLAIM, or why nothing is picked */
+	char last_error[256];
+
+	/* the decision, for the actuator */
+	struct mdkd_pages pages;
+	size_t npicked;
+
+	/* the swap-cache drop: what the last window advised, and what
+	 * page-outs left in the swap cache that was not dropped yet */
+	uint64_t advised_bytes;
+	uint64_t pending_bytes;
+	const struct mdkd_sample *cur; /* in observe: the interval's sample */
+
+	struct mdk_sampler_window last; /* counters only (pages not kept) */
+	bool have_last;
+	struct policy_totals tot;
+	struct mdkd_target *t;
+};
+
+/* mode_policy.c */
+/* Log a message once (not every window) and keep it for the status. */
+void mdkd_policy_error(struct policy_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Whether @set runs lopp ("lopp" or "lopp:..."). */
+bool mdkd_policy_runs_lopp(const struct mdkd_settings *set);
+
+/* mode_policy_tune.c */
+/* lopp's rate guard: the window @index measured @measured promotions of
+ * @accessed accessed pages. */
+void mdkd_policy_guard_observe(struct policy_state *st, uint64_t index,
+			       uint64_t measured, uint64_t accessed);
+/* The setting to run in this window, into st->sel; st->why otherwise. */
+void mdkd_policy_choose(struct policy_state *st);
+
+/* mode_policy_swap.c: the sampler's before_reset hook, swap back end. */
+void mdkd_policy_drop_swap_cache(void *arg, const struct mdk_sampler_window *w);
+
+/* mode_policy_json.c */
+struct json_object *mdkd_policy_status_json(struct mdkd_target *t, void *state);
+struct json_object *mdkd_policy_live_json(struct mdkd_target *t, void *state,
+					  char *err, size_t errlen);
+
+#endif /* MDKD_MODE_POLICY_INT_H */

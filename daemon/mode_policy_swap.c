@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Policy mode, swap back end: the swap-cache drop (mode_policy_int.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "controller.h"
+#include "log.h"
+#include "loop.h"
+#include "mode_policy_int.h"
+#include "pages.h"
+#include "target.h"
+
+/* memory.stat's swapcached of @st's cgroup now, or -errno. */
+static int64_t swapcached(struct policy_state *st)
+{
+	struct mdkd_memstat ms;
+	char buf[8192], err[128];
+	ssize_t n;
+	int fd;
+
+	fd = openat(st->t->dirfd, "memory.stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if (mdkd_memstat_parse(buf, (size_t)n, &ms, err, sizeof(err)) ||
+	    !ms.has_swapcached)
+		return -ENOENT;
+	return (int64_t)ms.swapcached;
+}
+
+/* Whether zswap is on (SYS/module/zswap/parameters/enabled is Y). */
+static bool zswap_enabled(const char *sys_root)
+{
+	char file[MDKD_PATH_MAX + 64], c = 'N';
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/module/zswap/parameters/enabled",
+		 sys_root);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, &c, 1) != 1)
+			c = 'N';
+		close(fd);
+	}
+	return c == 'Y' || c == 'y' || c == '1';
+}
+
+/*
+ * The sampler's before_reset hook, swap back end.  A page MADV_PAGEOUT
+ * writes to a swap device is under writeback when the call returns, so it
+ * stays in the swap cache, charged to the cgroup, until the kernel
+ * reclaims again; the end of its writeback moves it to the tail of the
+ * inactive list.  One memory.reclaim of those written back takes them
+ * first (mdkd_swap_cache_drop(); nothing with zswap, which frees each
+ * page at once).  One write, not several: a page the kernel's scan spared
+ * as referenced has lost its Accessed bit to that scan, and the next
+ * scan, soon after, takes it.  It runs here, while the Accessed bits are
+ * this window's: after the sampler's reset the kernel would see every
+ * page idle and take pages in use, and its scan would clear the bits the
+ * next walk needs.
+ */
+void mdkd_policy_drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
+{
+	struct policy_state *st = arg;
+	/* The interval's memory.stat, read as the window ended. */
+	const struct mdkd_memstat *ms = &st->cur->stat;
+	uint64_t bytes, t0;
+	int64_t after;
+	char buf[32];
+	int fd, len;
+
+	bytes = st->advised_bytes;
+	st->advised_bytes = 0;
+	if (zswap_enabled(st->t->sys_root)) {
+		st->pending_bytes = 0;
+		return;
+	}
+	if (!ms->has_swapcached)
+		return;
+	/* Kept with the drop off too: turned on, it drops what is there. */
+	bytes = mdkd_swap_cache_drop(
+		&st->pending_bytes, bytes,
+		w->have_counters ? w->swapin_pages * MDKD_PAGE_SIZE : 0,
+		ms->swapcached, ms->file_writeback);
+	if (bytes < MDKD_PAGE_SIZE || !st->t->set->drop_swap_cache)
+		return;
+	fd = openat(st->t->dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		mdkd_policy_error(st, "drop_swap_cache: memory.reclaim: %s",
+				  strerror(errno));
+		return;
+	}
+	t0 = mdkd_now_us();
+	len = snprintf(buf, sizeof(buf), "%" PRIu64, bytes);
+	if (write(fd, buf, len) != len) {
+		if (errno == EAGAIN)
+			st->tot.drop_short++;
+		else
+			mdkd_policy_error(st,
+					  "drop_swap_cache: memory.reclaim: %s",
+					  strerror(errno));
+	}
+	close(fd);
+	st->tot.drop_us += mdkd_now_us() - t0;
+	st->tot.drops++;
+	st->tot.drop_bytes += bytes;
+	/* Asked once: what the kernel took instead is not asked again. */
+	st->pending_bytes -= bytes;
+	after = swapcached(st);
+	if (after >= 0 && (uint64_t)after < ms->swapcached)
+		st->tot.drop_freed += ms->swapcached - (uint64_t)after;
+	log_debug("%s: drop_swap_cache: memory.reclaim %" PRIu64
+		  " (swapcached %" PRIu64 ", %" PRIu64
+		  " under writeback): swapcached %" PRId64,
+		  st->t->path, bytes, ms->swapcached, ms->file_writeback,
+		  after);
+}
