@@ -28,8 +28,8 @@ static int send_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-int mdkd_client_call(const char *socket_path, struct json_object *req,
-		     struct json_object **resp, char *err, size_t errlen)
+int mdkctl_client_call(const char *socket_path, struct json_object *req,
+		       struct json_object **resp, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct timeval tv = { .tv_sec = MDKD_CLIENT_TIMEOUT_S };
@@ -114,8 +114,8 @@ int mdkd_client_call(const char *socket_path, struct json_object *req,
 	return 0;
 }
 
-int mdkd_client_settings(int n, char *const kv[], struct json_object **out,
-			 char *err, size_t errlen)
+int mdkctl_client_settings(int n, char *const kv[], struct json_object **out,
+			   char *err, size_t errlen)
 {
 	struct json_object *o = json_object_new_object();
 	int i;
@@ -149,7 +149,7 @@ int mdkd_client_settings(int n, char *const kv[], struct json_object **out,
 	return 0;
 }
 
-const char *mdkd_client_bytes(double v, char *buf, size_t len)
+const char *mdkctl_client_bytes(double v, char *buf, size_t len)
 {
 	static const char units[] = "KMGTP";
 	int i = -1;

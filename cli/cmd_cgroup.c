@@ -52,7 +52,7 @@ static int manage_call(const char *cmd, const char *path,
 	json_object_object_add(req, "cgroup", json_object_new_string(path));
 	if (settings)
 		json_object_object_add(req, "settings", settings);
-	ret = mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err));
+	ret = mdkctl_client_call(mdkctl_socket, req, &resp, err, sizeof(err));
 	json_object_put(req);
 	if (ret) {
 		fprintf(stderr, "mdkctl: cgroup %s: %s\n", cmd, err);
@@ -78,8 +78,8 @@ static int do_create(int argc, char **argv)
 	ret = check_path("create", argv[1]);
 	if (ret)
 		return ret;
-	if (mdkd_client_settings(argc - 2, argv + 2, &settings, err,
-				 sizeof(err))) {
+	if (mdkctl_client_settings(argc - 2, argv + 2, &settings, err,
+				   sizeof(err))) {
 		fprintf(stderr, "mdkctl: cgroup create: %s\n", err);
 		return 2;
 	}
@@ -165,7 +165,7 @@ static int do_list(int argc, char **argv)
 		return 2;
 	}
 	json_object_object_add(req, "cmd", json_object_new_string("status"));
-	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
+	if (mdkctl_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
 		json_object_put(req);
 		fprintf(stderr, "mdkctl: cgroup list: %s\n", err);
 		return 1;
@@ -256,7 +256,7 @@ static int do_help(int argc, char **argv)
 	return 0;
 }
 
-int cmd_cgroup(int argc, char **argv)
+int mdkctl_cmd_cgroup(int argc, char **argv)
 {
 	return mdkctl_dispatch(cgroup_cmds, "cgroup", argc - 1, argv + 1);
 }

@@ -88,13 +88,13 @@ static void human_point(const struct mdk_point *p)
 {
 	char set[64], a[16], b[16], c[16], d[16];
 
-	mdkd_point_setting(p, set, sizeof(set));
+	mdkctl_point_setting(p, set, sizeof(set));
 	printf("%-24s max %-8s mean %-8s p99 %-8s savings %-8s promotions %" PRIu64
 	       "\n",
-	       set, mdkd_pct(p->max_rate, a, sizeof(a)),
-	       mdkd_pct(p->mean_rate, b, sizeof(b)),
-	       mdkd_pct(p->p99_rate, c, sizeof(c)),
-	       mdkd_pct(p->savings, d, sizeof(d)), p->promotions);
+	       set, mdkctl_pct(p->max_rate, a, sizeof(a)),
+	       mdkctl_pct(p->mean_rate, b, sizeof(b)),
+	       mdkctl_pct(p->p99_rate, c, sizeof(c)),
+	       mdkctl_pct(p->savings, d, sizeof(d)), p->promotions);
 }
 
 /*
@@ -110,7 +110,7 @@ static void print_table(const char *const *names, struct mdk_point *const *pts,
 	printf("best savings (setting) at a max window promotion rate of at most:\n");
 	printf("%-6s %9s", "policy", "settings");
 	for (t = 0; t < sizeof(table_targets) / sizeof(table_targets[0]); t++)
-		printf(" %20s", mdkd_pct(table_targets[t], r, sizeof(r)));
+		printf(" %20s", mdkctl_pct(table_targets[t], r, sizeof(r)));
 	putchar('\n');
 	for (i = 0; i < np; i++) {
 		printf("%-6s %9zu", names[i], npts[i]);
@@ -125,10 +125,10 @@ static void print_table(const char *const *names, struct mdk_point *const *pts,
 				printf(" %20s", "-");
 				continue;
 			}
-			mdkd_point_setting(&pts[i][b], set, sizeof(set));
+			mdkctl_point_setting(&pts[i][b], set, sizeof(set));
 			eq = strchr(set, ':');
 			snprintf(cell, sizeof(cell), "%s %s",
-				 mdkd_pct(pts[i][b].savings, r, sizeof(r)),
+				 mdkctl_pct(pts[i][b].savings, r, sizeof(r)),
 				 eq ? eq + 1 : set);
 			printf(" %20s", cell);
 		}
@@ -141,7 +141,7 @@ static int plot_curves(const char *path, const char *title,
 		       const char *const *names, struct mdk_point *const *pts,
 		       const size_t *npts, size_t np, double target)
 {
-	struct mdkd_curve *cv = calloc(np ? np : 1, sizeof(*cv));
+	struct mdkctl_curve *cv = calloc(np ? np : 1, sizeof(*cv));
 	char err[512];
 	size_t i;
 	int ret;
@@ -155,14 +155,14 @@ static int plot_curves(const char *path, const char *title,
 		cv[i].pts = pts[i];
 		cv[i].n = npts[i];
 	}
-	ret = mdkd_plot_mpc(path, title, cv, np, target, err, sizeof(err));
+	ret = mdkctl_plot_mpc(path, title, cv, np, target, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "mdkctl: --plot: %s\n", err);
 	free(cv);
 	return ret ? -1 : 0;
 }
 
-static void print_rates(const char *what, const struct mdkd_live_rates *r)
+static void print_rates(const char *what, const struct mdkctl_live_rates *r)
 {
 	char a[16], b[16], c[16];
 
@@ -171,9 +171,10 @@ static void print_rates(const char *what, const struct mdkd_live_rates *r)
 		return;
 	}
 	printf("%-10s max %-8s mean %-8s p99 %-8s promotions %.0f over %.0f windows\n",
-	       what, mdkd_pct(r->max_rate, a, sizeof(a)),
-	       mdkd_pct(r->mean_rate, b, sizeof(b)),
-	       mdkd_pct(r->p99_rate, c, sizeof(c)), r->promotions, r->windows);
+	       what, mdkctl_pct(r->max_rate, a, sizeof(a)),
+	       mdkctl_pct(r->mean_rate, b, sizeof(b)),
+	       mdkctl_pct(r->p99_rate, c, sizeof(c)), r->promotions,
+	       r->windows);
 }
 
 /* mdkctl mpc --live CGROUP: the daemon's live curves of a cgroup. */
@@ -181,7 +182,7 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 		    double target)
 {
 	struct json_object *req, *resp, *live;
-	struct mdkd_live_mpc m;
+	struct mdkctl_live_mpc m;
 	char err[1024], a[16], b[16], c[16], d[16];
 	size_t i, k;
 	int rc = 1;
@@ -191,14 +192,14 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 		return 1;
 	json_object_object_add(req, "cmd", json_object_new_string("mpc"));
 	json_object_object_add(req, "cgroup", json_object_new_string(cgroup));
-	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
+	if (mdkctl_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
 		json_object_put(req);
 		fprintf(stderr, "mdkctl: mpc --live: %s\n", err);
 		return 1;
 	}
 	json_object_put(req);
 	if (!json_object_object_get_ex(resp, "live", &live) ||
-	    mdkd_live_mpc_parse(live, &m, err, sizeof(err))) {
+	    mdkctl_live_mpc_parse(live, &m, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: mpc --live: mdkd's reply: %s\n",
 			live ? err : "no \"live\" object");
 		json_object_put(resp);
@@ -227,7 +228,8 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 		if (m.setting)
 			printf("running: %s (%s, target %s), reason %s\n",
 			       m.setting, m.auto_tune ? "auto-tuned" : "fixed",
-			       mdkd_pct(m.target_rate, a, sizeof(a)), m.reason);
+			       mdkctl_pct(m.target_rate, a, sizeof(a)),
+			       m.reason);
 		else
 			printf("running: none (%s), reason %s\n",
 			       m.auto_tune ? "auto-tune" : "fixed", m.reason);
@@ -235,27 +237,27 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 			printf("%-10s max %-8s mean %-8s p99 %-8s promotions %" PRIu64
 			       ", savings %s\n",
 			       "predicted",
-			       mdkd_pct(m.predicted.max_rate, a, sizeof(a)),
-			       mdkd_pct(m.predicted.mean_rate, b, sizeof(b)),
-			       mdkd_pct(m.predicted.p99_rate, c, sizeof(c)),
+			       mdkctl_pct(m.predicted.max_rate, a, sizeof(a)),
+			       mdkctl_pct(m.predicted.mean_rate, b, sizeof(b)),
+			       mdkctl_pct(m.predicted.p99_rate, c, sizeof(c)),
 			       m.predicted.promotions,
-			       mdkd_pct(m.predicted.savings, d, sizeof(d)));
+			       mdkctl_pct(m.predicted.savings, d, sizeof(d)));
 		print_rates("measured", &m.measured);
 		printf("           (%s)\n", m.measured_source);
 		print_rates("acted", &m.acted);
 		if (m.have_opp)
 			printf("OPP headroom at %s: %s saves %s%s%s%s%s\n",
-			       mdkd_pct(m.target_rate, a, sizeof(a)),
+			       mdkctl_pct(m.target_rate, a, sizeof(a)),
 			       m.opp_setting,
-			       mdkd_pct(m.opp_savings, b, sizeof(b)),
+			       mdkctl_pct(m.opp_savings, b, sizeof(b)),
 			       m.have_headroom ? ", the running setting " : "",
 			       m.have_headroom ?
-				       mdkd_pct(m.opp_savings - m.headroom, c,
-						sizeof(c)) :
+				       mdkctl_pct(m.opp_savings - m.headroom, c,
+						  sizeof(c)) :
 				       "",
 			       m.have_headroom ? ": headroom " : "",
 			       m.have_headroom ?
-				       mdkd_pct(m.headroom, d, sizeof(d)) :
+				       mdkctl_pct(m.headroom, d, sizeof(d)) :
 				       "");
 		else
 			printf("OPP headroom: none (opp not evaluated, or no OPP setting within the target)\n");
@@ -263,7 +265,7 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 			long best = mdk_mpc_best(m.pts[i], m.npts[i], target);
 
 			printf("best %-5s at %s: ", m.names[i],
-			       mdkd_pct(target, a, sizeof(a)));
+			       mdkctl_pct(target, a, sizeof(a)));
 			if (best >= 0)
 				human_point(&m.pts[i][best]);
 			else
@@ -276,10 +278,10 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 	puts(MDKD_MPC_CSV_HEADER);
 	for (i = 0; i < m.npolicies; i++)
 		for (k = 0; k < m.npts[i]; k++)
-			mdkd_point_csv(stdout, &m.pts[i][k]);
+			mdkctl_point_csv(stdout, &m.pts[i][k]);
 	rc = 0;
 out:
-	mdkd_live_mpc_free(&m);
+	mdkctl_live_mpc_free(&m);
 	json_object_put(resp);
 	return rc;
 }
@@ -343,7 +345,7 @@ static int parse_mpc(int argc, char **argv, struct mpc_args *a)
 			a->live = true;
 			break;
 		case 't':
-			if (mdkd_parse_fraction(optarg, &a->target)) {
+			if (mdkctl_parse_fraction(optarg, &a->target)) {
 				fprintf(stderr,
 					"mdkctl: --target '%s': expected a rate such as 0.01 or 1%%\n",
 					optarg);
@@ -426,11 +428,11 @@ static void print_curves_csv(const struct mpc_args *a,
 			long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
 
 			if (b >= 0)
-				mdkd_point_csv(stdout, &m->pts[i][b]);
+				mdkctl_point_csv(stdout, &m->pts[i][b]);
 			continue;
 		}
 		for (size_t k = 0; k < m->npts[i]; k++)
-			mdkd_point_csv(stdout, &m->pts[i][k]);
+			mdkctl_point_csv(stdout, &m->pts[i][k]);
 	}
 }
 
@@ -456,11 +458,12 @@ static int print_curves_json(const struct mpc_args *a,
 			long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
 
 			mdkd_json_add(po, "best",
-				      b >= 0 ? mdkd_point_json(&m->pts[i][b]) :
-					       NULL);
+				      b >= 0 ?
+					      mdkctl_point_json(&m->pts[i][b]) :
+					      NULL);
 		}
 		mdkd_json_add(po, "points",
-			      mdkd_points_json(m->pts[i], m->npts[i]));
+			      mdkctl_points_json(m->pts[i], m->npts[i]));
 		mdkd_json_push(arr, po);
 	}
 	mdkd_json_add(o, "policies", arr);
@@ -480,7 +483,7 @@ static void print_curves_human(const struct mpc_args *a,
 		return;
 	}
 	printf("best setting with a max window promotion rate of at most %s:\n",
-	       mdkd_pct(a->target, r, sizeof(r)));
+	       mdkctl_pct(a->target, r, sizeof(r)));
 	for (size_t i = 0; i < m->np; i++) {
 		long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
 
@@ -513,7 +516,7 @@ static int output_curves(const struct mpc_args *a, const struct mpc_curves *m)
 	return 0;
 }
 
-int cmd_mpc(int argc, char **argv)
+int mdkctl_cmd_mpc(int argc, char **argv)
 {
 	struct mpc_curves m = { 0 };
 	struct mpc_args a;
@@ -622,9 +625,9 @@ static int simulate_policy(const char *trace, struct mdk_policy *p,
 			if (ret)
 				break;
 			if (mode == OUT_CSV)
-				mdkd_point_csv(stdout, &pt);
+				mdkctl_point_csv(stdout, &pt);
 			else if (mode == OUT_JSON)
-				mdkd_json_push(j, mdkd_point_json(&pt));
+				mdkd_json_push(j, mdkctl_point_json(&pt));
 			else
 				human_point(&pt);
 			if (per_window && mode == OUT_HUMAN) {
@@ -643,8 +646,8 @@ static int simulate_policy(const char *trace, struct mdk_policy *p,
 					       "\n",
 					       w, sw.accessed, sw.footprint,
 					       sw.promotions,
-					       mdkd_pct(sw.rate, rb,
-							sizeof(rb)),
+					       mdkctl_pct(sw.rate, rb,
+							  sizeof(rb)),
 					       sw.reclaimed);
 				}
 			}
@@ -674,9 +677,9 @@ static int simulate_cache(const char *trace, struct mdk_policy *p,
 	}
 	for (i = 0; i < n; i++) {
 		if (mode == OUT_CSV)
-			mdkd_mrc_csv(stdout, &pts[i]);
+			mdkctl_mrc_csv(stdout, &pts[i]);
 		else if (mode == OUT_JSON)
-			mdkd_json_push(j, mdkd_mrc_json(&pts[i]));
+			mdkd_json_push(j, mdkctl_mrc_json(&pts[i]));
 		else
 			printf("%s:k=%-16" PRIu64 " misses %-12" PRIu64
 			       " miss ratio %.6g\n",
@@ -687,7 +690,7 @@ static int simulate_cache(const char *trace, struct mdk_policy *p,
 	return 0;
 }
 
-int cmd_simulate(int argc, char **argv)
+int mdkctl_cmd_simulate(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },

@@ -24,7 +24,7 @@ static int mrc_usage(void)
 	return 2;
 }
 
-int cmd_mrc(int argc, char **argv)
+int mdkctl_cmd_mrc(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -102,7 +102,7 @@ int cmd_mrc(int argc, char **argv)
 	if (csv) {
 		puts(MDKD_MRC_CSV_HEADER);
 		for (i = 0; i < n; i++)
-			mdkd_mrc_csv(stdout, &pts[i]);
+			mdkctl_mrc_csv(stdout, &pts[i]);
 	} else if (json) {
 		struct json_object *o = json_object_new_object(),
 				   *a = json_object_new_array_ext((int)n);
@@ -111,7 +111,7 @@ int cmd_mrc(int argc, char **argv)
 		mdkd_json_add_u64(o, "references", refs);
 		mdkd_json_add_u64(o, "pages", pages);
 		for (i = 0; i < n; i++)
-			mdkd_json_push(a, mdkd_mrc_json(&pts[i]));
+			mdkd_json_push(a, mdkctl_mrc_json(&pts[i]));
 		mdkd_json_add(o, "points", a);
 		if (mdkd_json_emit(o))
 			goto out;

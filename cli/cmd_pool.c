@@ -175,7 +175,7 @@ static int get_info(int fd, const char *verb, struct cmm_mp_info *info)
 static int parse_u64(const char *verb, const char *what, const char *s,
 		     uint64_t *v)
 {
-	if (mdkd_parse_u64(s, 0, 0, UINT64_MAX, v)) {
+	if (mdkctl_parse_u64(s, 0, 0, UINT64_MAX, v)) {
 		fprintf(stderr, "mdkctl: pool %s: %s '%s': expected a number\n",
 			verb, what, s);
 		return -EINVAL;
@@ -921,7 +921,7 @@ static int pool_node(void)
 	return node;
 }
 
-static void bench_matrix(const struct mdk_pool_bench *b, const char *title,
+static void bench_matrix(const struct mdkctl_pool_bench *b, const char *title,
 			 int what)
 {
 	int c, m;
@@ -933,7 +933,7 @@ static void bench_matrix(const struct mdk_pool_bench *b, const char *title,
 	for (c = 0; c < b->nr_cpu; c++) {
 		printf("%9d", b->cpu_nodes[c]);
 		for (m = 0; m < b->nr_mem; m++) {
-			const struct mdk_pool_bench_cell *x =
+			const struct mdkctl_pool_bench_cell *x =
 				&b->cells[c * b->nr_mem + m];
 
 			if (!x->measured)
@@ -948,7 +948,7 @@ static void bench_matrix(const struct mdk_pool_bench *b, const char *title,
 	printf("\n");
 }
 
-static int bench_json(const struct mdk_pool_bench *b)
+static int bench_json(const struct mdkctl_pool_bench *b)
 {
 	struct json_object *o = json_object_new_object(),
 			   *cells = json_object_new_array();
@@ -959,7 +959,7 @@ static int bench_json(const struct mdk_pool_bench *b)
 	mdkd_json_add_i64(o, "pool_node", b->pool_node);
 	for (c = 0; c < b->nr_cpu; c++) {
 		for (m = 0; m < b->nr_mem; m++) {
-			const struct mdk_pool_bench_cell *x =
+			const struct mdkctl_pool_bench_cell *x =
 				&b->cells[c * b->nr_mem + m];
 			struct json_object *j = json_object_new_object();
 
@@ -984,7 +984,7 @@ static int bench_json(const struct mdk_pool_bench *b)
 static int pool_bench(int argc, char **argv)
 {
 	struct pool_opts o = { .bench_bytes = 64ULL << 20, .bench_rounds = 3 };
-	struct mdk_pool_bench b;
+	struct mdkctl_pool_bench b;
 	char err[256];
 	int c, m, i, ret;
 
@@ -995,15 +995,15 @@ static int pool_bench(int argc, char **argv)
 		fprintf(stderr, "mdkctl: pool bench: takes no operands\n");
 		return 2;
 	}
-	ret = mdk_pool_bench_run(&b, o.bench_bytes, o.bench_rounds, pool_node(),
-				 err, sizeof(err));
+	ret = mdkctl_pool_bench_run(&b, o.bench_bytes, o.bench_rounds,
+				    pool_node(), err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "mdkctl: pool bench: %s\n", err);
 		return 1;
 	}
 	if (o.json) {
 		ret = bench_json(&b);
-		mdk_pool_bench_free(&b);
+		mdkctl_pool_bench_free(&b);
 		return ret ? 1 : 0;
 	}
 	printf("Buffer %" PRIu64 " MiB per node, best of %u rounds%s\n\n",
@@ -1012,10 +1012,10 @@ static int pool_bench(int argc, char **argv)
 	bench_matrix(&b, "Measuring idle latencies (in ns)...", 0);
 	bench_matrix(&b, "Measuring memory bandwidth, reads (in MB/sec)...", 1);
 	for (c = 0; c < b.nr_cpu; c++) {
-		const struct mdk_pool_bench_cell *base = NULL;
+		const struct mdkctl_pool_bench_cell *base = NULL;
 
 		for (m = 0; m < b.nr_mem; m++) {
-			const struct mdk_pool_bench_cell *x =
+			const struct mdkctl_pool_bench_cell *x =
 				&b.cells[c * b.nr_mem + m];
 
 			if (!x->measured)
@@ -1036,7 +1036,7 @@ static int pool_bench(int argc, char **argv)
 			printf("node %d (CMM-MP) has no memory online: mdkctl pool online SEG first\n",
 			       b.pool_node);
 		for (c = 0; c < b.nr_cpu; c++) {
-			const struct mdk_pool_bench_cell *x =
+			const struct mdkctl_pool_bench_cell *x =
 				&b.cells[c * b.nr_mem + m];
 
 			if (x->measured && x->on_node < 0.999)
@@ -1044,7 +1044,7 @@ static int pool_bench(int argc, char **argv)
 				       100 * x->on_node, b.mem_nodes[m]);
 		}
 	}
-	mdk_pool_bench_free(&b);
+	mdkctl_pool_bench_free(&b);
 	return 0;
 }
 
@@ -1085,7 +1085,7 @@ static int pool_help(int argc, char **argv)
  * "mdkctl pool -j status" works as "mdkctl pool status -j": options before
  * the verb are moved after it.
  */
-int cmd_pool(int argc, char **argv)
+int mdkctl_cmd_pool(int argc, char **argv)
 {
 	char **args;
 	int i, n = 1, ret;

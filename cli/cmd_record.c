@@ -22,7 +22,7 @@
 #define MAX_DURATION_NS (366ULL * 86400 * 1000000000ULL)
 
 struct env {
-	struct sampler_cli cli;
+	struct mdkctl_sampler cli;
 	uint64_t duration_ns; /* 0: until interrupted */
 	const char *out;
 	const char *desc;
@@ -86,8 +86,8 @@ static int parse_args(struct env *env, int argc, char **argv)
 			env->out = optarg;
 			break;
 		case 'd':
-			if (mdkd_parse_time(optarg, MAX_DURATION_NS,
-					    &env->duration_ns)) {
+			if (mdkctl_parse_time(optarg, MAX_DURATION_NS,
+					      &env->duration_ns)) {
 				fprintf(stderr,
 					"mdkctl record: --duration '%s': "
 					"expected N[ms|s|m|h|d] between 1ms "
@@ -103,13 +103,13 @@ static int parse_args(struct env *env, int argc, char **argv)
 			env->quiet = true;
 			break;
 		default:
-			err = sampler_cli_option(&env->cli, c, optarg);
+			err = mdkctl_sampler_option(&env->cli, c, optarg);
 			if (err)
 				return err;
 			break;
 		}
 	}
-	err = sampler_cli_args(&env->cli, argc, argv);
+	err = mdkctl_sampler_args(&env->cli, argc, argv);
 	if (err)
 		return err;
 	if (!env->out) {
@@ -126,7 +126,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 			MDK_TRACE_MAX_WINDOW);
 		return 2;
 	}
-	return sampler_cli_target(&env->cli);
+	return mdkctl_sampler_target(&env->cli);
 }
 
 static void default_desc(const struct env *env, char *buf, size_t len)
@@ -143,7 +143,7 @@ static void default_desc(const struct env *env, char *buf, size_t len)
 		 u.nodename, u.release, MDK_SAMPLER_PAGE_VPN_BITS);
 }
 
-int cmd_record(int argc, char **argv)
+int mdkctl_cmd_record(int argc, char **argv)
 {
 	struct env env = { .cli = SAMPLER_CLI_INIT("mdkctl record", usage) };
 	struct mdk_trace_writer_opts topts = { .page_size = 4096 };
@@ -157,18 +157,18 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		goto out;
 	windows = env.duration_ns ? env.duration_ns / env.cli.window_ns : 0;
-	err = sampler_cli_open(&env.cli);
+	err = mdkctl_sampler_open(&env.cli);
 	if (err)
 		goto out;
 	if (!env.desc)
 		default_desc(&env, desc, sizeof(desc));
 	topts.desc = env.desc ? env.desc : desc;
 	topts.window_us = env.cli.window_ns / 1000;
-	err = sampler_cli_start(&env.cli);
+	err = mdkctl_sampler_start(&env.cli);
 	if (err)
 		goto out;
 	/* Window 0 begins now: the trace's start time. */
-	topts.start_us = sampler_cli_clock_ns(CLOCK_REALTIME) / 1000;
+	topts.start_us = mdkctl_sampler_clock_ns(CLOCK_REALTIME) / 1000;
 	err = mdk_trace_writer_open(env.out, &topts, &tw, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "mdkctl record: %s\n", msg);
@@ -177,7 +177,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	for (n = 0; !windows || n < windows; n++) {
-		err = sampler_cli_next(&env.cli, n, &w);
+		err = mdkctl_sampler_next(&env.cli, n, &w);
 		if (err)
 			break;
 		err = mdk_trace_writer_put(tw, w.index, w.pages, w.nr_pages, 0,
@@ -202,7 +202,7 @@ int cmd_record(int argc, char **argv)
 			printf("\n");
 			fflush(stdout);
 		}
-		if (sampler_cli_stopped()) {
+		if (mdkctl_sampler_stopped()) {
 			n++;
 			break;
 		}
@@ -219,10 +219,10 @@ int cmd_record(int argc, char **argv)
 			" page ids, %u processes\n",
 			env.out, n, records, mdk_sampler_nr_procs(env.cli.s));
 	if (!err)
-		err = sampler_cli_write_procs(&env.cli);
+		err = mdkctl_sampler_write_procs(&env.cli);
 out:
 	if (tw)
 		mdk_trace_writer_abort(tw);
-	sampler_cli_free(&env.cli);
+	mdkctl_sampler_free(&env.cli);
 	return err < 0 ? 0 : err;
 }

@@ -17,7 +17,7 @@
 enum output { OUT_TEXT, OUT_CSV, OUT_JSON };
 
 struct env {
-	struct sampler_cli cli;
+	struct mdkctl_sampler cli;
 	uint64_t count; /* 0: until interrupted */
 	bool pages;
 	enum output out;
@@ -82,8 +82,8 @@ static int parse_args(struct env *env, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "w:n:t:jvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (mdkd_parse_u64(optarg, 10, 0, UINT64_MAX,
-					   &env->count)) {
+			if (mdkctl_parse_u64(optarg, 10, 0, UINT64_MAX,
+					     &env->count)) {
 				fprintf(stderr,
 					"mdkctl sample: --count '%s': "
 					"expected a number of windows\n",
@@ -101,16 +101,16 @@ static int parse_args(struct env *env, int argc, char **argv)
 			env->out = OUT_JSON;
 			break;
 		default:
-			err = sampler_cli_option(&env->cli, c, optarg);
+			err = mdkctl_sampler_option(&env->cli, c, optarg);
 			if (err)
 				return err;
 			break;
 		}
 	}
-	err = sampler_cli_args(&env->cli, argc, argv);
+	err = mdkctl_sampler_args(&env->cli, argc, argv);
 	if (err)
 		return err;
-	return sampler_cli_target(&env->cli);
+	return mdkctl_sampler_target(&env->cli);
 }
 
 static void print_header(const struct env *env)
@@ -202,7 +202,7 @@ static void print_window(const struct env *env,
 	fflush(stdout);
 }
 
-int cmd_sample(int argc, char **argv)
+int mdkctl_cmd_sample(int argc, char **argv)
 {
 	struct env env = { .cli = SAMPLER_CLI_INIT("mdkctl sample", usage) };
 	struct mdk_sampler_window w;
@@ -212,27 +212,27 @@ int cmd_sample(int argc, char **argv)
 	err = parse_args(&env, argc, argv);
 	if (err)
 		goto out;
-	err = sampler_cli_open(&env.cli);
+	err = mdkctl_sampler_open(&env.cli);
 	if (err)
 		goto out;
 	print_header(&env);
-	err = sampler_cli_start(&env.cli);
+	err = mdkctl_sampler_start(&env.cli);
 	if (err)
 		goto out;
 	t0 = 0;
 	for (n = 0; !env.count || n < env.count; n++) {
-		err = sampler_cli_next(&env.cli, n, &w);
+		err = mdkctl_sampler_next(&env.cli, n, &w);
 		if (err)
 			break;
 		if (!t0)
 			t0 = w.start_ns;
 		print_window(&env, &w, t0);
-		if (sampler_cli_stopped())
+		if (mdkctl_sampler_stopped())
 			break;
 	}
 	if (!err)
-		err = sampler_cli_write_procs(&env.cli);
+		err = mdkctl_sampler_write_procs(&env.cli);
 out:
-	sampler_cli_free(&env.cli);
+	mdkctl_sampler_free(&env.cli);
 	return err < 0 ? 0 : err;
 }

@@ -12,7 +12,7 @@
 #include "client.h"
 #include "mdkctl.h"
 
-int cmd_set(int argc, char **argv)
+int mdkctl_cmd_set(int argc, char **argv)
 {
 	struct json_object *req, *resp, *settings;
 	char err[1024];
@@ -27,8 +27,8 @@ int cmd_set(int argc, char **argv)
 			"usage: mdkctl [-s SOCKET] set CGROUP KEY=VALUE...\n");
 		return 2;
 	}
-	if (mdkd_client_settings(argc - 2, argv + 2, &settings, err,
-				 sizeof(err))) {
+	if (mdkctl_client_settings(argc - 2, argv + 2, &settings, err,
+				   sizeof(err))) {
 		fprintf(stderr, "mdkctl: set: %s\n", err);
 		return 2;
 	}
@@ -36,7 +36,7 @@ int cmd_set(int argc, char **argv)
 	json_object_object_add(req, "cmd", json_object_new_string("set"));
 	json_object_object_add(req, "cgroup", json_object_new_string(argv[1]));
 	json_object_object_add(req, "settings", settings);
-	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
+	if (mdkctl_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
 		json_object_put(req);
 		fprintf(stderr, "mdkctl: set: %s\n", err);
 		return 1;

@@ -69,15 +69,17 @@ static void print_cgroup(struct json_object *cg, bool csv)
 	}
 	printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %6.2f%% %6.2f%% %6.2f %8s %8s %8.0f %s\n",
 	       str(cg, "path"), str(cg, "mode"), str(cg, "actuator"),
-	       mdkd_client_bytes(num(cg, "memory_current"), cur, sizeof(cur)),
-	       mdkd_client_bytes(num(cg, "floor"), floor, sizeof(floor)),
-	       mdkd_client_bytes(num(tot, "reclaimed_bytes"), rec, sizeof(rec)),
-	       mdkd_client_bytes(num(last, "reclaim_bytes"), lastb,
-				 sizeof(lastb)),
+	       mdkctl_client_bytes(num(cg, "memory_current"), cur, sizeof(cur)),
+	       mdkctl_client_bytes(num(cg, "floor"), floor, sizeof(floor)),
+	       mdkctl_client_bytes(num(tot, "reclaimed_bytes"), rec,
+				   sizeof(rec)),
+	       mdkctl_client_bytes(num(last, "reclaim_bytes"), lastb,
+				   sizeof(lastb)),
 	       str(last, "result"), num(psi, "some_interval_pct"),
 	       num(psi, "full_interval_pct"), num(psi, "some_avg10"),
-	       mdkd_client_bytes(num(last, "swapin_bytes"), in, sizeof(in)),
-	       mdkd_client_bytes(num(last, "swapout_bytes"), out, sizeof(out)),
+	       mdkctl_client_bytes(num(last, "swapin_bytes"), in, sizeof(in)),
+	       mdkctl_client_bytes(num(last, "swapout_bytes"), out,
+				   sizeof(out)),
 	       num(last, "refaults"), str(last, "reason"));
 }
 
@@ -88,7 +90,7 @@ static int usage(void)
 	return 2;
 }
 
-int cmd_status(int argc, char **argv)
+int mdkctl_cmd_status(int argc, char **argv)
 {
 	struct json_object *req, *resp, *dm, *cgs;
 	const char *filter = NULL;
@@ -116,7 +118,7 @@ int cmd_status(int argc, char **argv)
 	if (filter)
 		json_object_object_add(req, "cgroup",
 				       json_object_new_string(filter));
-	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
+	if (mdkctl_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
 		json_object_put(req);
 		fprintf(stderr, "mdkctl: status: %s\n", err);
 		return 1;

@@ -75,7 +75,7 @@ static int parse_uint(const char *opt, const char *s, unsigned int min,
 {
 	uint64_t v;
 
-	if (mdkd_parse_u64(s, 0, min, max, &v)) {
+	if (mdkctl_parse_u64(s, 0, min, max, &v)) {
 		fprintf(stderr,
 			"mdkctl swarm: %s: '%s': expected an integer from %u to %u\n",
 			opt, s, min, max);
@@ -1877,7 +1877,7 @@ static const struct mdkctl_cmd swarm_cmds[] = {
 	{ 0 },
 };
 
-int cmd_swarm(int argc, char **argv)
+int mdkctl_cmd_swarm(int argc, char **argv)
 {
 	return mdkctl_dispatch(swarm_cmds, "swarm", argc - 1, argv + 1);
 }

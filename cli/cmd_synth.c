@@ -31,7 +31,7 @@ static int synth_usage(void)
 	return 2;
 }
 
-int cmd_synth(int argc, char **argv)
+int mdkctl_cmd_synth(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "pages", required_argument, NULL, 'n' },
@@ -68,7 +68,7 @@ int cmd_synth(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (mdkd_parse_count(optarg, &v) || !v) {
+			if (mdkctl_parse_count(optarg, &v) || !v) {
 				fprintf(stderr,
 					"mdkctl: --pages '%s': expected a page count (e.g. 65536 or 4M)\n",
 					optarg);
@@ -77,7 +77,7 @@ int cmd_synth(int argc, char **argv)
 			so.pages = v;
 			break;
 		case 'w':
-			if (mdkd_parse_count(optarg, &v) || !v ||
+			if (mdkctl_parse_count(optarg, &v) || !v ||
 			    v > MDK_TRACE_MAX_WINDOW) {
 				fprintf(stderr,
 					"mdkctl: --windows '%s': expected a window count (>= 1)\n",
@@ -100,7 +100,7 @@ int cmd_synth(int argc, char **argv)
 			gens[ngens++] = optarg;
 			break;
 		case 'W':
-			if (mdkd_parse_seconds(optarg, &wo.window_us)) {
+			if (mdkctl_parse_seconds(optarg, &wo.window_us)) {
 				fprintf(stderr,
 					"mdkctl: --window-seconds '%s': expected seconds\n",
 					optarg);

@@ -171,7 +171,7 @@ static int trace_import(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w':
-			if (mdkd_parse_seconds(optarg, &wo.window_us)) {
+			if (mdkctl_parse_seconds(optarg, &wo.window_us)) {
 				fprintf(stderr,
 					"mdkctl: --window-seconds '%s': expected seconds (e.g. 30 or 0.5)\n",
 					optarg);
@@ -179,7 +179,7 @@ static int trace_import(int argc, char **argv)
 			}
 			break;
 		case 'p':
-			if (mdkd_parse_count(optarg, &v) || v > UINT32_MAX) {
+			if (mdkctl_parse_count(optarg, &v) || v > UINT32_MAX) {
 				fprintf(stderr,
 					"mdkctl: --page-size '%s': expected bytes (e.g. 4096 or 2M)\n",
 					optarg);
@@ -250,7 +250,7 @@ static const struct mdkctl_cmd trace_cmds[] = {
 	{ 0 },
 };
 
-int cmd_trace(int argc, char **argv)
+int mdkctl_cmd_trace(int argc, char **argv)
 {
 	return mdkctl_dispatch(trace_cmds, "trace", argc - 1, argv + 1);
 }

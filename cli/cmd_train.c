@@ -50,7 +50,7 @@ static void quality_text(const char *name, const struct mdk_lopp_quality *q)
 	       q->recall, q->auc);
 }
 
-int cmd_train(int argc, char **argv)
+int mdkctl_cmd_train(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "rho", required_argument, NULL, 'r' },
@@ -77,7 +77,7 @@ int cmd_train(int argc, char **argv)
 		switch (opt) {
 		case 'r':
 			/* OPP keeps rho in parts per million (mdk-policy(7)) */
-			if (mdkd_parse_fraction(optarg, &o.rho) ||
+			if (mdkctl_parse_fraction(optarg, &o.rho) ||
 			    fabs(o.rho * 1e6 - round(o.rho * 1e6)) > 1e-6) {
 				fprintf(stderr,
 					"mdkctl: --rho '%s': expected a rate such as 0.01 or 1%% (whole parts per million)\n",
@@ -90,7 +90,7 @@ int cmd_train(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'H':
-			if (mdkd_parse_fraction(optarg, &o.holdout) ||
+			if (mdkctl_parse_fraction(optarg, &o.holdout) ||
 			    o.holdout > 0.9) {
 				fprintf(stderr,
 					"mdkctl: --holdout '%s': expected a fraction of the windows from 0 to 0.9 (or 90%%)\n",
@@ -99,7 +99,7 @@ int cmd_train(int argc, char **argv)
 			}
 			break;
 		case 'n':
-			if (mdkd_parse_count(optarg, &v) || !v ||
+			if (mdkctl_parse_count(optarg, &v) || !v ||
 			    v > (1ull << 30)) {
 				fprintf(stderr,
 					"mdkctl: --samples '%s': expected a row count from 1 to 1G (e.g. 512K)\n",
@@ -118,7 +118,7 @@ int cmd_train(int argc, char **argv)
 			}
 			break;
 		case 't':
-			if (mdkd_parse_fraction(optarg, &o.theta) ||
+			if (mdkctl_parse_fraction(optarg, &o.theta) ||
 			    !(o.theta > 0)) {
 				fprintf(stderr,
 					"mdkctl: --theta '%s': expected a score threshold above 0 and at most 1\n",

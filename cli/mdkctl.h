@@ -25,22 +25,22 @@ int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 extern const char *mdkctl_socket;
 
 /* mdkctl objects (cli/cmd_<object>.c). */
-int cmd_pool(int argc, char **argv);
-int cmd_swarm(int argc, char **argv);
+int mdkctl_cmd_pool(int argc, char **argv);
+int mdkctl_cmd_swarm(int argc, char **argv);
 /*
  * The Memory Designer's Kit: cmd_trace.c, cmd_synth.c, cmd_mpc.c,
  * cmd_train.c, cmd_mrc.c
  */
-int cmd_trace(int argc, char **argv);
-int cmd_synth(int argc, char **argv);
-int cmd_mpc(int argc, char **argv);
-int cmd_simulate(int argc, char **argv);
-int cmd_mrc(int argc, char **argv);
-int cmd_train(int argc, char **argv);
-int cmd_status(int argc, char **argv);
-int cmd_set(int argc, char **argv);
-int cmd_cgroup(int argc, char **argv);
-int cmd_sample(int argc, char **argv);
-int cmd_record(int argc, char **argv);
+int mdkctl_cmd_trace(int argc, char **argv);
+int mdkctl_cmd_synth(int argc, char **argv);
+int mdkctl_cmd_mpc(int argc, char **argv);
+int mdkctl_cmd_simulate(int argc, char **argv);
+int mdkctl_cmd_mrc(int argc, char **argv);
+int mdkctl_cmd_train(int argc, char **argv);
+int mdkctl_cmd_status(int argc, char **argv);
+int mdkctl_cmd_set(int argc, char **argv);
+int mdkctl_cmd_cgroup(int argc, char **argv);
+int mdkctl_cmd_sample(int argc, char **argv);
+int mdkctl_cmd_record(int argc, char **argv);
 
 #endif /* MDKCTL_H */

@@ -92,7 +92,7 @@ static int parse_point(struct json_object *a, const char *policy,
 }
 
 static int parse_rates(struct json_object *o, const char *k,
-		       struct mdkd_live_rates *r, char *err, size_t errlen)
+		       struct mdkctl_live_rates *r, char *err, size_t errlen)
 {
 	struct json_object *v = get(o, k, json_type_object);
 	char where[64];
@@ -113,7 +113,7 @@ static int parse_rates(struct json_object *o, const char *k,
 	return 0;
 }
 
-void mdkd_live_mpc_free(struct mdkd_live_mpc *m)
+void mdkctl_live_mpc_free(struct mdkctl_live_mpc *m)
 {
 	size_t i;
 
@@ -126,8 +126,8 @@ void mdkd_live_mpc_free(struct mdkd_live_mpc *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
-			char *err, size_t errlen)
+int mdkctl_live_mpc_parse(struct json_object *live, struct mdkctl_live_mpc *m,
+			  char *err, size_t errlen)
 {
 	struct json_object *run, *pred, *pols, *hd, *v;
 	double d;
@@ -205,7 +205,7 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 	m->pts = calloc(m->npolicies + 1, sizeof(*m->pts));
 	m->npts = calloc(m->npolicies + 1, sizeof(*m->npts));
 	if (!m->names || !m->pts || !m->npts) {
-		mdkd_live_mpc_free(m);
+		mdkctl_live_mpc_free(m);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -227,7 +227,7 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 		n = json_object_array_length(a);
 		m->pts[i] = calloc(n ? n : 1, sizeof(**m->pts));
 		if (!m->pts[i]) {
-			mdkd_live_mpc_free(m);
+			mdkctl_live_mpc_free(m);
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
@@ -254,6 +254,6 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 	}
 	return 0;
 bad:
-	mdkd_live_mpc_free(m);
+	mdkctl_live_mpc_free(m);
 	return -EINVAL;
 }
