@@ -21,6 +21,20 @@ struct mdkctl_cmd {
 int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 		    char **argv);
 
+/*
+ * Every command takes one shape (cli/cmd_<object>.c, or cli/<object>/ for
+ * a big one):
+ *
+ *   struct <cmd>_opts    its options, with their defaults in one place;
+ *   parse_<cmd>()        static int parse_<cmd>(int argc, char **argv,
+ *                        struct <cmd>_opts *o): getopt_long into @o;
+ *                        returns 0 to go on, the exit status after a
+ *                        message, or MDKCTL_DONE once --help was printed;
+ *   the work             in functions of its own, not in the entry;
+ *   one cleanup path     the entry frees what it holds after one "out:".
+ */
+#define MDKCTL_DONE (-1)
+
 /* The control socket of mdkd: -s SOCKET, or the default. */
 extern const char *mdkctl_socket;
 
