@@ -7,7 +7,7 @@
 # client, parsers, reports, JSON output, the live curves), kept in
 # libmdkctl.a, which the unit tests link too.
 
-MDKCTL_DIRS := cli/swarm/
+MDKCTL_DIRS := cli/pool/ cli/swarm/
 EXTRA_CFLAGS_cli/ := $(SYS_CFLAGS)
 $(foreach d,$(MDKCTL_DIRS),$(eval EXTRA_CFLAGS_$(d) := $(SYS_CFLAGS)))
 
