@@ -32,7 +32,7 @@ int mdkctl_client_call(const char *socket_path, struct json_object *req,
 		       struct json_object **resp, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct timeval tv = { .tv_sec = MDKD_CLIENT_TIMEOUT_S };
+	struct timeval tv = { .tv_sec = MDKCTL_CLIENT_TIMEOUT_S };
 	struct mdkd_buf in = { 0 };
 	struct json_object *o, *ok, *msg;
 	const char *line;

@@ -10,8 +10,8 @@
 
 #include <json-c/json.h>
 
-#define MDKD_SOCKET_DEFAULT "/run/mdk/mdkd.sock"
-#define MDKD_CLIENT_TIMEOUT_S 30
+#define MDKCTL_SOCKET_DEFAULT "/run/mdk/mdkd.sock"
+#define MDKCTL_CLIENT_TIMEOUT_S 30
 
 /*
  * mdkctl_client_call() - send @req (a JSON object; "v" is added) to the

@@ -275,7 +275,7 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 		rc = 0;
 		goto out;
 	}
-	puts(MDKD_MPC_CSV_HEADER);
+	puts(MDKCTL_MPC_CSV_HEADER);
 	for (i = 0; i < m.npolicies; i++)
 		for (k = 0; k < m.npts[i]; k++)
 			mdkctl_point_csv(stdout, &m.pts[i][k]);
@@ -422,7 +422,7 @@ static int run_curves(const struct mpc_args *a, struct mpc_curves *m)
 static void print_curves_csv(const struct mpc_args *a,
 			     const struct mpc_curves *m)
 {
-	puts(MDKD_MPC_CSV_HEADER);
+	puts(MDKCTL_MPC_CSV_HEADER);
 	for (size_t i = 0; i < m->np; i++) {
 		if (a->target >= 0) {
 			long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
@@ -749,7 +749,7 @@ int mdkctl_cmd_simulate(int argc, char **argv)
 		return 2;
 	}
 	if (mode == OUT_CSV)
-		puts(ncache ? MDKD_MRC_CSV_HEADER : MDKD_MPC_CSV_HEADER);
+		puts(ncache ? MDKCTL_MRC_CSV_HEADER : MDKCTL_MPC_CSV_HEADER);
 	if (mode == OUT_JSON) {
 		doc = json_object_new_object();
 		j = json_object_new_array();

@@ -100,7 +100,7 @@ int mdkctl_cmd_mrc(int argc, char **argv)
 		goto out;
 	}
 	if (csv) {
-		puts(MDKD_MRC_CSV_HEADER);
+		puts(MDKCTL_MRC_CSV_HEADER);
 		for (i = 0; i < n; i++)
 			mdkctl_mrc_csv(stdout, &pts[i]);
 	} else if (json) {

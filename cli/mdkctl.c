@@ -13,7 +13,7 @@
 #include "client.h"
 #include "mdkctl.h"
 
-const char *mdkctl_socket = MDKD_SOCKET_DEFAULT;
+const char *mdkctl_socket = MDKCTL_SOCKET_DEFAULT;
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);

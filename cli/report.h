@@ -18,10 +18,10 @@
 #include "parse.h"
 
 /* The exact CSV header of mdkctl mpc and mdkctl simulate. */
-#define MDKD_MPC_CSV_HEADER \
+#define MDKCTL_MPC_CSV_HEADER \
 	"policy,p1,p2,max_rate,mean_rate,p99_rate,savings,promotions"
 /* The exact CSV header of mdkctl mrc. */
-#define MDKD_MRC_CSV_HEADER "policy,size,misses,miss_ratio"
+#define MDKCTL_MRC_CSV_HEADER "policy,size,misses,miss_ratio"
 
 /* One CSV row of @p (p1 and p2 in their units: windows, or a fraction). */
 void mdkctl_point_csv(FILE *f, const struct mdk_point *p);

@@ -128,10 +128,10 @@ END_TEST
 
 static void csv_rows(FILE *f)
 {
-	fputs(MDKD_MPC_CSV_HEADER "\n", f);
+	fputs(MDKCTL_MPC_CSV_HEADER "\n", f);
 	mdkctl_point_csv(f, &point_paw);
 	mdkctl_point_csv(f, &point_opp);
-	fputs(MDKD_MRC_CSV_HEADER "\n", f);
+	fputs(MDKCTL_MRC_CSV_HEADER "\n", f);
 	mdkctl_mrc_csv(f, &point_lru);
 }
 
