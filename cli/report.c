@@ -304,3 +304,16 @@ const char *mdkctl_pct(double x, char *buf, size_t len)
 	snprintf(buf, len, "%.3g%%", 100 * x);
 	return buf;
 }
+
+void mdkctl_point_human(const struct mdk_point *p)
+{
+	char set[64], a[16], b[16], c[16], d[16];
+
+	mdkctl_point_setting(p, set, sizeof(set));
+	printf("%-24s max %-8s mean %-8s p99 %-8s savings %-8s promotions %" PRIu64
+	       "\n",
+	       set, mdkctl_pct(p->max_rate, a, sizeof(a)),
+	       mdkctl_pct(p->mean_rate, b, sizeof(b)),
+	       mdkctl_pct(p->p99_rate, c, sizeof(c)),
+	       mdkctl_pct(p->savings, d, sizeof(d)), p->promotions);
+}

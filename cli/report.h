@@ -25,6 +25,8 @@
 
 /* One CSV row of @p (p1 and p2 in their units: windows, or a fraction). */
 void mdkctl_point_csv(FILE *f, const struct mdk_point *p);
+/* One line of text of @p: its setting, rates, savings and promotions. */
+void mdkctl_point_human(const struct mdk_point *p);
 /* One JSON object of @p: a new object (NULL when out of memory). */
 struct json_object *mdkctl_point_json(const struct mdk_point *p);
 /*
