@@ -114,6 +114,33 @@ int mdkctl_client_call(const char *socket_path, struct json_object *req,
 	return 0;
 }
 
+int mdkctl_client_request(const char *socket, const char *what, const char *cmd,
+			  const char *cgroup, struct json_object *settings,
+			  struct json_object **resp)
+{
+	struct json_object *req = json_object_new_object();
+	char err[1024];
+	int ret;
+
+	if (!req) {
+		json_object_put(settings);
+		return 1;
+	}
+	json_object_object_add(req, "cmd", json_object_new_string(cmd));
+	if (cgroup)
+		json_object_object_add(req, "cgroup",
+				       json_object_new_string(cgroup));
+	if (settings)
+		json_object_object_add(req, "settings", settings);
+	ret = mdkctl_client_call(socket, req, resp, err, sizeof(err));
+	json_object_put(req);
+	if (ret) {
+		fprintf(stderr, "mdkctl: %s: %s\n", what, err);
+		return 1;
+	}
+	return 0;
+}
+
 int mdkctl_client_settings(int n, char *const kv[], struct json_object **out,
 			   char *err, size_t errlen)
 {

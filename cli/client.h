@@ -24,6 +24,17 @@ int mdkctl_client_call(const char *socket, struct json_object *req,
 		       struct json_object **resp, char *err, size_t errlen);
 
 /*
+ * mdkctl_client_request() - mdkctl_client_call() of the request {"cmd":
+ * @cmd, "cgroup": @cgroup, "settings": @settings} (each of the last two
+ * only when not NULL; @settings is taken) to the daemon at @socket.
+ * Return: 0 with the response in *@resp (json_object_put() it), or 1
+ * after "mdkctl: @what: MESSAGE" on stderr.
+ */
+int mdkctl_client_request(const char *socket, const char *what, const char *cmd,
+			  const char *cgroup, struct json_object *settings,
+			  struct json_object **resp);
+
+/*
  * mdkctl_client_settings() - a "settings" object from @n arguments of the
  * form KEY=VALUE.  Return: 0 with the object in *@out, or -EINVAL naming
  * the malformed argument in @err.

@@ -44,20 +44,13 @@ static int check_path(const char *what, const char *path)
 static int manage_call(const char *cmd, const char *path,
 		       struct json_object *settings)
 {
-	struct json_object *req = json_object_new_object(), *resp;
-	char err[1024];
-	int ret;
+	struct json_object *resp;
+	char what[32];
 
-	json_object_object_add(req, "cmd", json_object_new_string(cmd));
-	json_object_object_add(req, "cgroup", json_object_new_string(path));
-	if (settings)
-		json_object_object_add(req, "settings", settings);
-	ret = mdkctl_client_call(mdkctl_socket, req, &resp, err, sizeof(err));
-	json_object_put(req);
-	if (ret) {
-		fprintf(stderr, "mdkctl: cgroup %s: %s\n", cmd, err);
+	snprintf(what, sizeof(what), "cgroup %s", cmd);
+	if (mdkctl_client_request(mdkctl_socket, what, cmd, path, settings,
+				  &resp))
 		return 1;
-	}
 	json_object_put(resp);
 	return 0;
 }
@@ -150,57 +143,29 @@ static int do_attach(int argc, char **argv)
 	return 0;
 }
 
-/* list [-j]: the cgroups mdkd manages, with where their settings came from. */
-static int do_list(int argc, char **argv)
+/* The members of a cgroup that list -j shows. */
+static struct json_object *list_entry(struct json_object *cg)
 {
-	struct json_object *req = json_object_new_object(), *resp, *cgs, *cg,
-			   *v;
-	bool json = argc > 1 && !strcmp(argv[1], "-j");
-	char err[1024];
-	size_t i, n;
+	struct json_object *e = json_object_new_object();
 
-	if (argc > 2 || (argc == 2 && !json)) {
-		json_object_put(req);
-		fprintf(stderr, "usage: mdkctl cgroup list [-j]\n");
-		return 2;
+	json_object_object_foreach(cg, key, val)
+	{
+		if (!strcmp(key, "path") || !strcmp(key, "mode") ||
+		    !strcmp(key, "actuator") || !strcmp(key, "source") ||
+		    !strcmp(key, "settings"))
+			json_object_object_add(e, key, json_object_get(val));
 	}
-	json_object_object_add(req, "cmd", json_object_new_string("status"));
-	if (mdkctl_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
-		json_object_put(req);
-		fprintf(stderr, "mdkctl: cgroup list: %s\n", err);
-		return 1;
-	}
-	json_object_put(req);
-	json_object_object_get_ex(resp, "cgroups", &cgs);
-	n = json_object_array_length(cgs);
-	if (json) {
-		struct json_object *out = json_object_new_array();
+	return e;
+}
 
-		for (i = 0; i < n; i++) {
-			struct json_object *e = json_object_new_object();
+static void list_text(struct json_object *cgs, size_t n)
+{
+	struct json_object *cg, *v;
 
-			cg = json_object_array_get_idx(cgs, i);
-			json_object_object_foreach(cg, key, val)
-			{
-				if (!strcmp(key, "path") ||
-				    !strcmp(key, "mode") ||
-				    !strcmp(key, "actuator") ||
-				    !strcmp(key, "source") ||
-				    !strcmp(key, "settings"))
-					json_object_object_add(
-						e, key, json_object_get(val));
-			}
-			json_object_array_add(out, e);
-		}
-		mdkd_json_print(stdout, out);
-		json_object_put(out);
-		json_object_put(resp);
-		return 0;
-	}
 	if (n)
 		printf("%-32s %-15s %-10s %8s %s\n", "CGROUP", "MODE",
 		       "ACTUATOR", "INTERVAL", "FROM");
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		double interval = 0;
 
 		cg = json_object_array_get_idx(cgs, i);
@@ -216,6 +181,35 @@ static int do_list(int argc, char **argv)
 		       interval,
 		       json_object_get_string(
 			       json_object_object_get(cg, "source")));
+	}
+}
+
+/* list [-j]: the cgroups mdkd manages, with where their settings came from. */
+static int do_list(int argc, char **argv)
+{
+	struct json_object *resp, *cgs = NULL, *out;
+	bool json = argc > 1 && !strcmp(argv[1], "-j");
+	size_t i, n;
+
+	if (argc > 2 || (argc == 2 && !json)) {
+		fprintf(stderr, "usage: mdkctl cgroup list [-j]\n");
+		return 2;
+	}
+	if (mdkctl_client_request(mdkctl_socket, "cgroup list", "status", NULL,
+				  NULL, &resp))
+		return 1;
+	json_object_object_get_ex(resp, "cgroups", &cgs);
+	n = json_object_array_length(cgs);
+	if (json) {
+		out = json_object_new_array();
+		for (i = 0; i < n; i++)
+			json_object_array_add(
+				out,
+				list_entry(json_object_array_get_idx(cgs, i)));
+		mdkd_json_print(stdout, out);
+		json_object_put(out);
+	} else {
+		list_text(cgs, n);
 	}
 	json_object_put(resp);
 	return 0;

@@ -116,20 +116,11 @@ static void print_rates(const char *what, const struct mdkctl_live_rates *r)
 static int live_fetch(const char *cgroup, struct json_object **resp,
 		      struct json_object **live, struct mdkctl_live_mpc *m)
 {
-	struct json_object *req;
 	char err[1024];
 
-	req = json_object_new_object();
-	if (!req)
+	if (mdkctl_client_request(mdkctl_socket, "mpc --live", "mpc", cgroup,
+				  NULL, resp))
 		return 1;
-	json_object_object_add(req, "cmd", json_object_new_string("mpc"));
-	json_object_object_add(req, "cgroup", json_object_new_string(cgroup));
-	if (mdkctl_client_call(mdkctl_socket, req, resp, err, sizeof(err))) {
-		json_object_put(req);
-		fprintf(stderr, "mdkctl: mpc --live: %s\n", err);
-		return 1;
-	}
-	json_object_put(req);
 	*live = NULL;
 	if (!json_object_object_get_ex(*resp, "live", live) ||
 	    mdkctl_live_mpc_parse(*live, m, err, sizeof(err))) {
