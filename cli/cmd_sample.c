@@ -16,7 +16,7 @@
 
 enum output { OUT_TEXT, OUT_CSV, OUT_JSON };
 
-struct env {
+struct sample_opts {
 	struct mdkctl_sampler cli;
 	uint64_t count; /* 0: until interrupted */
 	bool pages;
@@ -66,14 +66,14 @@ static void usage(FILE *f)
 		">trace.csv\n");
 }
 
-static int parse_args(struct env *env, int argc, char **argv)
+static int parse_sample(int argc, char **argv, struct sample_opts *env)
 {
 	static const struct option opts[] = {
 		{ "count", required_argument, NULL, 'n' },
 		{ "pages", no_argument, NULL, 'P' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
-		SAMPLER_CLI_LONG_OPTIONS,
+		MDKCTL_SAMPLER_LONG_OPTIONS,
 		{ 0 },
 	};
 	int c, err;
@@ -113,7 +113,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 	return mdkctl_sampler_target(&env->cli);
 }
 
-static void print_header(const struct env *env)
+static void print_header(const struct sample_opts *env)
 {
 	if (env->out != OUT_CSV)
 		return;
@@ -125,7 +125,7 @@ static void print_header(const struct env *env)
 		       "tier_pages,star,cpu_ms,walk_ms,clear_ms,pte_tables\n");
 }
 
-static void print_window(const struct env *env,
+static void print_window(const struct sample_opts *env,
 			 const struct mdk_sampler_window *w, uint64_t t0)
 {
 	double star = w->nr_pages ? (double)w->tier_pages / w->nr_pages : 0;
@@ -204,12 +204,13 @@ static void print_window(const struct env *env,
 
 int mdkctl_cmd_sample(int argc, char **argv)
 {
-	struct env env = { .cli = SAMPLER_CLI_INIT("mdkctl sample", usage) };
+	struct sample_opts env = { .cli = MDKCTL_SAMPLER_INIT("mdkctl sample",
+							      usage) };
 	struct mdk_sampler_window w;
 	uint64_t n, t0;
 	int err;
 
-	err = parse_args(&env, argc, argv);
+	err = parse_sample(argc, argv, &env);
 	if (err)
 		goto out;
 	err = mdkctl_sampler_open(&env.cli);

@@ -36,7 +36,7 @@ struct mdkctl_sampler {
 };
 
 /* The defaults: 30 s windows, no tier node. */
-#define SAMPLER_CLI_INIT(name, usage_fn)                             \
+#define MDKCTL_SAMPLER_INIT(name, usage_fn)                          \
 	{                                                            \
 		.cmd = (name), .usage = (usage_fn),                  \
 		.window_ns = 30ULL * 1000000000ULL, .tier_node = -1, \
@@ -56,7 +56,7 @@ int mdkctl_sampler_option(struct mdkctl_sampler *c, int opt, const char *arg);
 
 /* Those options' getopt_long() entries, for both commands' tables. */
 /* clang-format off */
-#define SAMPLER_CLI_LONG_OPTIONS				\
+#define MDKCTL_SAMPLER_LONG_OPTIONS				\
 	{ "window", required_argument, NULL, 'w' },		\
 	{ "tier-node", required_argument, NULL, 't' },		\
 	{ "no-flush", no_argument, NULL, 'F' },			\
