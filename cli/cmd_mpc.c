@@ -244,8 +244,8 @@ static int mpc_usage(void)
 	return 2;
 }
 
-/* What mdkctl mpc was asked for. */
-struct mpc_args {
+/* What mdkctl mpc was asked for: its options and operand. */
+struct mpc_opts {
 	const char *list, *plot;
 	bool live, list_given, savings_given;
 	enum mdkctl_out_mode mode;
@@ -264,7 +264,7 @@ struct mpc_curves {
 };
 
 /* Returns 0, or the exit code after a message or the usage. */
-static int parse_mpc(int argc, char **argv, struct mpc_args *a)
+static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -279,7 +279,7 @@ static int parse_mpc(int argc, char **argv, struct mpc_args *a)
 	};
 	int opt;
 
-	*a = (struct mpc_args){ .list = DEFAULT_POLICIES,
+	*a = (struct mpc_opts){ .list = DEFAULT_POLICIES,
 				.mode = MDKCTL_OUT_HUMAN,
 				.target = -1 };
 	optind = 1;
@@ -339,7 +339,7 @@ static void free_curves(struct mpc_curves *m)
 }
 
 /* Run the policies over the trace; 0, or the exit code after a message. */
-static int run_curves(const struct mpc_args *a, struct mpc_curves *m)
+static int run_curves(const struct mpc_opts *a, struct mpc_curves *m)
 {
 	char err[512];
 
@@ -367,7 +367,7 @@ static int run_curves(const struct mpc_args *a, struct mpc_curves *m)
 	return 0;
 }
 
-static void print_curves_csv(const struct mpc_args *a,
+static void print_curves_csv(const struct mpc_opts *a,
 			     const struct mpc_curves *m)
 {
 	puts(MDKCTL_MPC_CSV_HEADER);
@@ -384,7 +384,7 @@ static void print_curves_csv(const struct mpc_args *a,
 	}
 }
 
-static int print_curves_json(const struct mpc_args *a,
+static int print_curves_json(const struct mpc_opts *a,
 			     const struct mpc_curves *m)
 {
 	struct json_object *o = json_object_new_object(), *arr;
@@ -418,7 +418,7 @@ static int print_curves_json(const struct mpc_args *a,
 	return mdkd_json_emit(o) ? 1 : 0;
 }
 
-static void print_curves_human(const struct mpc_args *a,
+static void print_curves_human(const struct mpc_opts *a,
 			       const struct mpc_curves *m)
 {
 	char r[16];
@@ -444,7 +444,7 @@ static void print_curves_human(const struct mpc_args *a,
 }
 
 /* The plot (if asked for), then the curves in the output mode. */
-static int output_curves(const struct mpc_args *a, const struct mpc_curves *m)
+static int output_curves(const struct mpc_opts *a, const struct mpc_curves *m)
 {
 	if (a->plot) {
 		char title[512];
@@ -467,7 +467,7 @@ static int output_curves(const struct mpc_args *a, const struct mpc_curves *m)
 int mdkctl_cmd_mpc(int argc, char **argv)
 {
 	struct mpc_curves m = { 0 };
-	struct mpc_args a;
+	struct mpc_opts a;
 	int rc;
 
 	rc = parse_mpc(argc, argv, &a);

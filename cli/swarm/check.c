@@ -123,13 +123,79 @@ static size_t hist_pair(struct hop *v, size_t n, struct hop *r, size_t nr,
 	return m;
 }
 
+/* The calls and returns of every log. */
+struct check_logs {
+	struct hop *v, *r;
+	size_t n, cap, nr, rcap;
+};
+
+/* Every line of @file into @l; 0, or 1 after a message. */
+static int read_log(const char *file, struct check_logs *l)
+{
+	FILE *f = fopen(file, "r");
+	unsigned long ln = 0;
+	char line[256];
+	int ret = 0;
+
+	if (!f) {
+		fprintf(stderr, "mdkctl swarm check: %s: %s\n", file,
+			strerror(errno));
+		return 1;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+
+		ln++;
+		/* A host killed mid-write leaves a last line cut. */
+		if (!len || line[len - 1] != '\n') {
+			if (feof(f))
+				break;
+			fprintf(stderr,
+				"mdkctl swarm check: %s:%lu: line longer than %zu bytes\n",
+				file, ln, sizeof(line) - 2);
+			ret = 1;
+			break;
+		}
+		line[len - 1] = '\0';
+		if (hist_line(file, ln, line, &l->v, &l->n, &l->cap, &l->r,
+			      &l->nr, &l->rcap))
+			ret = 1;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* The history of @nlogs logs checked, the verdict printed; 0, or 1. */
+static int check_history(struct check_logs *l, int nlogs)
+{
+	struct mdk_lin_report rep;
+	struct mdk_lin_op *ops;
+	size_t m, pending;
+	int ret;
+
+	ops = calloc(l->n ? l->n : 1, sizeof(*ops));
+	if (!ops) {
+		fprintf(stderr, "mdkctl swarm check: out of memory\n");
+		return 1;
+	}
+	m = hist_pair(l->v, l->n, l->r, l->nr, ops, &pending);
+	if (mdk_lincheck(ops, m, 1000000000ULL, &rep)) {
+		fprintf(stderr, "mdkctl swarm check: %s\n", rep.msg);
+		ret = 1;
+	} else {
+		printf("%zu operations from %d logs (%zu pending puts, %zu calls without a return): %s%s\n",
+		       m, nlogs, pending, l->n - l->nr,
+		       rep.linearizable ? "linearizable" : "NOT linearizable: ",
+		       rep.linearizable ? "" : rep.msg);
+		ret = !rep.linearizable;
+	}
+	free(ops);
+	return ret;
+}
+
 int mdkctl_swarm_check(int argc, char **argv)
 {
-	struct hop *v = NULL, *r = NULL;
-	size_t n = 0, cap = 0, nr = 0, rcap = 0, m, pending;
-	struct mdk_lin_op *ops;
-	struct mdk_lin_report rep;
-	char line[256];
+	struct check_logs l = { 0 };
 	int ret = 0;
 
 	if (argc < 2) {
@@ -137,58 +203,11 @@ int mdkctl_swarm_check(int argc, char **argv)
 			"usage: mdkctl swarm check LOG... (the --log files of mdkctl swarm stress)\n");
 		return 2;
 	}
-	for (int a = 1; a < argc && !ret; a++) {
-		FILE *f = fopen(argv[a], "r");
-		unsigned long ln = 0;
-
-		if (!f) {
-			fprintf(stderr, "mdkctl swarm check: %s: %s\n", argv[a],
-				strerror(errno));
-			ret = 1;
-			break;
-		}
-		while (!ret && fgets(line, sizeof(line), f)) {
-			size_t len = strlen(line);
-
-			ln++;
-			/* A host killed mid-write leaves a last line cut. */
-			if (!len || line[len - 1] != '\n') {
-				if (feof(f))
-					break;
-				fprintf(stderr,
-					"mdkctl swarm check: %s:%lu: line longer than %zu bytes\n",
-					argv[a], ln, sizeof(line) - 2);
-				ret = 1;
-				break;
-			}
-			line[len - 1] = '\0';
-			if (hist_line(argv[a], ln, line, &v, &n, &cap, &r, &nr,
-				      &rcap))
-				ret = 1;
-		}
-		fclose(f);
-	}
-	ops = ret ? NULL : calloc(n ? n : 1, sizeof(*ops));
-	if (!ret && !ops) {
-		fprintf(stderr, "mdkctl swarm check: out of memory\n");
-		ret = 1;
-	}
-	if (!ret) {
-		m = hist_pair(v, n, r, nr, ops, &pending);
-		if (mdk_lincheck(ops, m, 1000000000ULL, &rep)) {
-			fprintf(stderr, "mdkctl swarm check: %s\n", rep.msg);
-			ret = 1;
-		} else {
-			printf("%zu operations from %d logs (%zu pending puts, %zu calls without a return): %s%s\n",
-			       m, argc - 1, pending, n - nr,
-			       rep.linearizable ? "linearizable" :
-						  "NOT linearizable: ",
-			       rep.linearizable ? "" : rep.msg);
-			ret = !rep.linearizable;
-		}
-	}
-	free(v);
-	free(r);
-	free(ops);
+	for (int a = 1; a < argc && !ret; a++)
+		ret = read_log(argv[a], &l);
+	if (!ret)
+		ret = check_history(&l, argc - 1);
+	free(l.v);
+	free(l.r);
 	return ret;
 }
