@@ -64,7 +64,7 @@ static int train_opt(int opt, const char *arg, struct train_opts *o)
 
 	switch (opt) {
 	case 'r':
-		/* OPP keeps rho in parts per million (mdk-policy(7)) */
+		/* OPP keeps rho in parts per million (Documentation/mdk.rst) */
 		if (mdkctl_parse_fraction(arg, &o->lo.rho) ||
 		    fabs(o->lo.rho * 1e6 - round(o->lo.rho * 1e6)) > 1e-6) {
 			fprintf(stderr,

@@ -22,16 +22,20 @@ int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 		    char **argv);
 
 /*
- * Every command takes one shape (cli/cmd_<object>.c, or cli/<object>/ for
- * a big one):
+ * Every command (or verb) takes one shape, in cli/cmd_<object>.c, or in
+ * cli/<object>/ for a big one:
  *
- *   struct <cmd>_opts    its options, with their defaults in one place;
+ *   struct <cmd>_opts    its options and operands, their defaults set in
+ *                        one place;
  *   parse_<cmd>()        static int parse_<cmd>(int argc, char **argv,
- *                        struct <cmd>_opts *o): getopt_long into @o;
+ *                        struct <cmd>_opts *o): getopt_long() into @o;
  *                        returns 0 to go on, the exit status after a
- *                        message, or MDKCTL_DONE once --help was printed;
- *   the work             in functions of its own, not in the entry;
- *   one cleanup path     the entry frees what it holds after one "out:".
+ *                        message or the usage, or MDKCTL_DONE once --help
+ *                        was printed (the command then exits 0);
+ *   the work             in functions of its own, the entry only calls
+ *                        them in order;
+ *   one cleanup path     an entry that holds something frees it after
+ *                        one "out:" label, on success and failure alike.
  */
 #define MDKCTL_DONE (-1)
 
@@ -43,7 +47,7 @@ int mdkctl_cmd_pool(int argc, char **argv);
 int mdkctl_cmd_swarm(int argc, char **argv);
 /*
  * The Memory Designer's Kit: cmd_trace.c, cmd_synth.c, cmd_mpc.c,
- * cmd_train.c, cmd_mrc.c
+ * cmd_simulate.c, cmd_train.c, cmd_mrc.c
  */
 int mdkctl_cmd_trace(int argc, char **argv);
 int mdkctl_cmd_synth(int argc, char **argv);

@@ -50,7 +50,7 @@ struct mdkctl_sampler {
  *	'w' --window TIME, 't' --tier-node NODE, 'F' --no-flush,
  *	'p' --procs FILE, 'v' --verbose, 'h' --help
  *
- * Returns 0, -1 after --help, or 2 after a message.
+ * Returns 0, MDKCTL_DONE (-1) after --help, or 2 after a message.
  */
 int mdkctl_sampler_option(struct mdkctl_sampler *c, int opt, const char *arg);
 
