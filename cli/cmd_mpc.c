@@ -5,18 +5,13 @@
  * of a cgroup.  mdkctl simulate (cmd_simulate.c) prints the same
  * operating points (Documentation/mdk.rst, "Reading an MPC").
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <mdk/err.h>
 #include <mdk/mpc.h>
-#include <mdk/mrc.h>
-#include <mdk/sim.h>
-#include <mdk/trace.h>
 
 #include "analysis.h"
 #include "client.h"

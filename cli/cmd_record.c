@@ -245,5 +245,5 @@ out:
 	if (tw)
 		mdk_trace_writer_abort(tw);
 	mdkctl_sampler_free(&env.cli);
-	return err < 0 ? 0 : err;
+	return err == MDKCTL_DONE ? 0 : err;
 }

@@ -235,5 +235,5 @@ int mdkctl_cmd_sample(int argc, char **argv)
 		err = mdkctl_sampler_write_procs(&env.cli);
 out:
 	mdkctl_sampler_free(&env.cli);
-	return err < 0 ? 0 : err;
+	return err == MDKCTL_DONE ? 0 : err;
 }

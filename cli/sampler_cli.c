@@ -13,6 +13,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "mdkctl.h"
 #include "parse.h"
 #include "sampler_cli.h"
 
@@ -70,7 +71,7 @@ int mdkctl_sampler_option(struct mdkctl_sampler *c, int opt, const char *arg)
 		return 0;
 	case 'h':
 		c->usage(stdout);
-		return -1;
+		return MDKCTL_DONE;
 	default:
 		c->usage(stderr);
 		return 2;
