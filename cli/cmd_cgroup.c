@@ -55,11 +55,17 @@ static int manage_call(const char *cmd, const char *path,
 	return 0;
 }
 
-/* create PATH [KEY=VALUE...]: mkdir with memory on, then manage it. */
-static int do_create(int argc, char **argv)
+/* The operands of the verbs: each takes those it documents. */
+struct cgroup_opts {
+	const char *path;
+	struct json_object *settings; /* create's KEY=VALUE... */
+	char **pids; /* attach's PID... */
+	int npids;
+	bool json; /* list -j */
+};
+
+static int parse_create(int argc, char **argv, struct cgroup_opts *o)
 {
-	struct json_object *settings = NULL;
-	struct cgroup *cg;
 	char err[512];
 	int ret;
 
@@ -71,37 +77,50 @@ static int do_create(int argc, char **argv)
 	ret = check_path("create", argv[1]);
 	if (ret)
 		return ret;
-	if (mdkctl_client_settings(argc - 2, argv + 2, &settings, err,
+	o->path = argv[1];
+	if (mdkctl_client_settings(argc - 2, argv + 2, &o->settings, err,
 				   sizeof(err))) {
 		fprintf(stderr, "mdkctl: cgroup create: %s\n", err);
 		return 2;
 	}
-	if (cg_init("create")) {
-		json_object_put(settings);
-		return 1;
-	}
-	cg = cgroup_new_cgroup(argv[1]);
-	if (!cg || !cgroup_add_controller(cg, "memory")) {
-		fprintf(stderr, "mdkctl: cgroup create: out of memory\n");
-		cgroup_free(&cg);
-		json_object_put(settings);
-		return 1;
-	}
-	ret = cgroup_create_cgroup(cg, 0);
-	cgroup_free(&cg);
-	if (ret && ret != ECGROUPVALUENOTEXIST) {
-		fprintf(stderr, "mdkctl: cgroup create: %s: %s\n", argv[1],
-			cgroup_strerror(ret));
-		json_object_put(settings);
-		return 1;
-	}
-	return manage_call("manage", argv[1], settings);
+	return 0;
 }
 
-/* attach PATH PID...: move processes into the cgroup. */
-static int do_attach(int argc, char **argv)
+/* create PATH [KEY=VALUE...]: mkdir with memory on, then manage it. */
+static int do_create(int argc, char **argv)
 {
-	struct cgroup *cg;
+	struct cgroup_opts o = { 0 };
+	struct cgroup *cg = NULL;
+	int ret;
+
+	ret = parse_create(argc, argv, &o);
+	if (ret)
+		return ret;
+	ret = 1;
+	if (cg_init("create"))
+		goto out;
+	cg = cgroup_new_cgroup(o.path);
+	if (!cg || !cgroup_add_controller(cg, "memory")) {
+		fprintf(stderr, "mdkctl: cgroup create: out of memory\n");
+		goto out;
+	}
+	ret = cgroup_create_cgroup(cg, 0);
+	if (ret && ret != ECGROUPVALUENOTEXIST) {
+		fprintf(stderr, "mdkctl: cgroup create: %s: %s\n", o.path,
+			cgroup_strerror(ret));
+		ret = 1;
+		goto out;
+	}
+	ret = manage_call("manage", o.path, o.settings);
+	o.settings = NULL; /* taken */
+out:
+	cgroup_free(&cg);
+	json_object_put(o.settings);
+	return ret;
+}
+
+static int parse_attach(int argc, char **argv, struct cgroup_opts *o)
+{
 	int i, ret;
 
 	if (argc < 3) {
@@ -121,26 +140,44 @@ static int do_attach(int argc, char **argv)
 			return 2;
 		}
 	}
+	o->path = argv[1];
+	o->pids = argv + 2;
+	o->npids = argc - 2;
+	return 0;
+}
+
+/* attach PATH PID...: move processes into the cgroup. */
+static int do_attach(int argc, char **argv)
+{
+	struct cgroup_opts o = { 0 };
+	struct cgroup *cg = NULL;
+	int i, ret;
+
+	ret = parse_attach(argc, argv, &o);
+	if (ret)
+		return ret;
 	if (cg_init("attach"))
 		return 1;
-	cg = cgroup_new_cgroup(argv[1]);
+	ret = 1;
+	cg = cgroup_new_cgroup(o.path);
 	if (!cg || !cgroup_add_controller(cg, "memory")) {
 		fprintf(stderr, "mdkctl: cgroup attach: out of memory\n");
-		cgroup_free(&cg);
-		return 1;
+		goto out;
 	}
-	for (i = 2; i < argc; i++) {
-		ret = cgroup_attach_task_pid(cg, (pid_t)atoi(argv[i]));
-		if (ret) {
+	for (i = 0; i < o.npids; i++) {
+		int err = cgroup_attach_task_pid(cg, (pid_t)atoi(o.pids[i]));
+
+		if (err) {
 			fprintf(stderr,
 				"mdkctl: cgroup attach: %s: pid %s: %s\n",
-				argv[1], argv[i], cgroup_strerror(ret));
-			cgroup_free(&cg);
-			return 1;
+				o.path, o.pids[i], cgroup_strerror(err));
+			goto out;
 		}
 	}
+	ret = 0;
+out:
 	cgroup_free(&cg);
-	return 0;
+	return ret;
 }
 
 /* The members of a cgroup that list -j shows. */
@@ -184,23 +221,33 @@ static void list_text(struct json_object *cgs, size_t n)
 	}
 }
 
+static int parse_list(int argc, char **argv, struct cgroup_opts *o)
+{
+	o->json = argc > 1 && !strcmp(argv[1], "-j");
+	if (argc > 2 || (argc == 2 && !o->json)) {
+		fprintf(stderr, "usage: mdkctl cgroup list [-j]\n");
+		return 2;
+	}
+	return 0;
+}
+
 /* list [-j]: the cgroups mdkd manages, with where their settings came from. */
 static int do_list(int argc, char **argv)
 {
 	struct json_object *resp, *cgs = NULL, *out;
-	bool json = argc > 1 && !strcmp(argv[1], "-j");
+	struct cgroup_opts o = { 0 };
 	size_t i, n;
+	int ret;
 
-	if (argc > 2 || (argc == 2 && !json)) {
-		fprintf(stderr, "usage: mdkctl cgroup list [-j]\n");
-		return 2;
-	}
+	ret = parse_list(argc, argv, &o);
+	if (ret)
+		return ret;
 	if (mdkctl_client_request(mdkctl_socket, "cgroup list", "status", NULL,
 				  NULL, &resp))
 		return 1;
 	json_object_object_get_ex(resp, "cgroups", &cgs);
 	n = json_object_array_length(cgs);
-	if (json) {
+	if (o.json) {
 		out = json_object_new_array();
 		for (i = 0; i < n; i++)
 			json_object_array_add(
@@ -215,17 +262,23 @@ static int do_list(int argc, char **argv)
 	return 0;
 }
 
-/* release PATH: stop managing it at runtime. */
-static int do_release(int argc, char **argv)
+static int parse_release(int argc, char **argv, struct cgroup_opts *o)
 {
-	int ret;
-
 	if (argc != 2) {
 		fprintf(stderr, "usage: mdkctl cgroup release PATH\n");
 		return 2;
 	}
-	ret = check_path("release", argv[1]);
-	return ret ? ret : manage_call("release", argv[1], NULL);
+	o->path = argv[1];
+	return check_path("release", o->path);
+}
+
+/* release PATH: stop managing it at runtime. */
+static int do_release(int argc, char **argv)
+{
+	struct cgroup_opts o = { 0 };
+	int ret = parse_release(argc, argv, &o);
+
+	return ret ? ret : manage_call("release", o.path, NULL);
 }
 
 static int do_help(int argc, char **argv);
