@@ -246,6 +246,7 @@ struct mpc_opts {
 	enum mdkctl_out_mode mode;
 	unsigned int flags;
 	double target; /* < 0: none */
+	const char *operand; /* the TRACE, or with --live the CGROUP */
 };
 
 /* The curves of one trace, one per policy. */
@@ -315,6 +316,7 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 	}
 	if (optind != argc - 1)
 		return mpc_usage();
+	a->operand = argv[optind];
 	if (a->live && (a->list_given || a->savings_given)) {
 		fprintf(stderr,
 			"mdkctl: mpc --live: the daemon's curves are those of its evaluate key, savings occupancy (no --policy or --savings)\n");
@@ -469,8 +471,8 @@ int mdkctl_cmd_mpc(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (a.live)
-		return mpc_live(argv[optind], a.mode, a.plot, a.target);
-	m.trace = argv[optind];
+		return mpc_live(a.operand, a.mode, a.plot, a.target);
+	m.trace = a.operand;
 	rc = run_curves(&a, &m);
 	if (!rc)
 		rc = output_curves(&a, &m);

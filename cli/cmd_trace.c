@@ -264,24 +264,39 @@ static int trace_import(int argc, char **argv)
 	return 0;
 }
 
+struct export_opts {
+	const char *trace, *csv; /* csv NULL: stdout */
+};
+
+static int parse_export(int argc, char **argv, struct export_opts *o)
+{
+	if (argc < 2 || argc > 3 || argv[1][0] == '-')
+		return trace_usage();
+	o->trace = argv[1];
+	o->csv = argc == 3 && strcmp(argv[2], "-") ? argv[2] : NULL;
+	return 0;
+}
+
 static int trace_export(int argc, char **argv)
 {
+	struct export_opts o;
 	char err[512];
 	FILE *out = stdout;
 	int ret;
 
-	if (argc < 2 || argc > 3 || argv[1][0] == '-')
-		return trace_usage();
-	if (argc == 3 && strcmp(argv[2], "-")) {
-		out = fopen(argv[2], "we");
+	ret = parse_export(argc, argv, &o);
+	if (ret)
+		return ret;
+	if (o.csv) {
+		out = fopen(o.csv, "we");
 		if (!out) {
-			perror(argv[2]);
+			perror(o.csv);
 			return 1;
 		}
 	}
-	ret = mdk_trace_export_csv(argv[1], out, err, sizeof(err));
+	ret = mdk_trace_export_csv(o.trace, out, err, sizeof(err));
 	if (out != stdout && fclose(out) && !ret) {
-		snprintf(err, sizeof(err), "%s: write error", argv[2]);
+		snprintf(err, sizeof(err), "%s: write error", o.csv);
 		ret = -1;
 	}
 	if (ret) {

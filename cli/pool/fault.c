@@ -39,21 +39,33 @@ static int fault_report(const struct mdkctl_pool_opts *o,
 	return 0;
 }
 
+static int parse_fault(int argc, char **argv, bool fail,
+		       struct mdkctl_pool_opts *o)
+{
+	int i = mdkctl_pool_parse_opts(argc, argv, fail ? "jt" : "jW", o);
+
+	if (i < 0)
+		return 2;
+	o->args = argv + i;
+	o->nargs = argc - i;
+	return 0;
+}
+
 static int pool_fault_verb(int argc, char **argv, bool fail)
 {
 	const char *verb = argv[0];
 	struct mdkctl_pool_opts o = { .timeout_s = 120 };
 	struct cmm_mp_fault f = { 0 };
 	struct cmm_mp_info info;
-	int fd, i, ret;
+	int fd, ret;
 
-	i = mdkctl_pool_parse_opts(argc, argv, fail ? "jt" : "jW", &o);
-	if (i < 0)
-		return 2;
+	ret = parse_fault(argc, argv, fail, &o);
+	if (ret)
+		return ret;
 	fd = mdkctl_pool_open_info(verb, &info);
 	if (fd < 0)
 		return 1;
-	if (mdkctl_pool_parse_device(verb, argc - i, argv + i, info.nr_devices,
+	if (mdkctl_pool_parse_device(verb, o.nargs, o.args, info.nr_devices,
 				     &f.device)) {
 		close(fd);
 		return 2;

@@ -23,6 +23,8 @@ struct mdkctl_pool_opts {
 	unsigned int timeout_s;
 	uint64_t bench_bytes;
 	unsigned int bench_rounds;
+	char **args; /* the operands (SEG..., DEV), once parsed */
+	int nargs;
 };
 
 /* The verbs: argv[0] is the verb; they return the exit status. */

@@ -162,6 +162,19 @@ static int seg_one(int fd, unsigned long req, const char *verb,
 	return status;
 }
 
+static int parse_segments_verb(int argc, char **argv, unsigned long req,
+			       struct mdkctl_pool_opts *o)
+{
+	int i = mdkctl_pool_parse_opts(
+		argc, argv, req == CMM_MP_IOC_SEG_OFFLINE ? "jt" : "j", o);
+
+	if (i < 0)
+		return 2;
+	o->args = argv + i;
+	o->nargs = argc - i;
+	return 0;
+}
+
 static int pool_segments_verb(int argc, char **argv, unsigned long req)
 {
 	const char *verb = argv[0];
@@ -171,15 +184,14 @@ static int pool_segments_verb(int argc, char **argv, unsigned long req)
 	uint32_t *ids = NULL;
 	int fd, i, n, status = 0;
 
-	i = mdkctl_pool_parse_opts(
-		argc, argv, req == CMM_MP_IOC_SEG_OFFLINE ? "jt" : "j", &o);
-	if (i < 0)
-		return 2;
+	status = parse_segments_verb(argc, argv, req, &o);
+	if (status)
+		return status;
 	fd = mdkctl_pool_open_info(verb, &info);
 	if (fd < 0)
 		return 1;
-	n = mdkctl_pool_parse_segments(verb, argc - i, argv + i,
-				       info.nr_segments, &ids);
+	n = mdkctl_pool_parse_segments(verb, o.nargs, o.args, info.nr_segments,
+				       &ids);
 	if (n < 0) {
 		status = 2;
 		goto out;
