@@ -193,20 +193,36 @@ static int check_history(struct check_logs *l, int nlogs)
 	return ret;
 }
 
-int mdkctl_swarm_check(int argc, char **argv)
-{
-	struct check_logs l = { 0 };
-	int ret = 0;
+struct check_opts {
+	char **logs;
+	int nlogs;
+};
 
+static int parse_check(int argc, char **argv, struct check_opts *o)
+{
 	if (argc < 2) {
 		fprintf(stderr,
 			"usage: mdkctl swarm check LOG... (the --log files of mdkctl swarm stress)\n");
 		return 2;
 	}
-	for (int a = 1; a < argc && !ret; a++)
-		ret = read_log(argv[a], &l);
+	o->logs = argv + 1;
+	o->nlogs = argc - 1;
+	return 0;
+}
+
+int mdkctl_swarm_check(int argc, char **argv)
+{
+	struct check_logs l = { 0 };
+	struct check_opts o;
+	int ret;
+
+	ret = parse_check(argc, argv, &o);
+	if (ret)
+		return ret;
+	for (int a = 0; a < o.nlogs && !ret; a++)
+		ret = read_log(o.logs[a], &l);
 	if (!ret)
-		ret = check_history(&l, argc - 1);
+		ret = check_history(&l, o.nlogs);
 	free(l.v);
 	free(l.r);
 	return ret;
