@@ -65,6 +65,14 @@ int mdkctl_swarm_parse_common(int c, const char *arg,
 
 /* workload.c: YCSB's keys, request distribution and workloads. */
 
+/*
+ * YCSB's "zipfian" request distribution (its ScrambledZipfianGenerator):
+ * ranks drawn from a Zipfian over @items items (Gray et al., SIGMOD'94),
+ * YCSB's 10^10 by default, then hashed (FNV-1a) onto the @keys keys.  The
+ * keys' popularity is then much flatter than a Zipfian over the keys
+ * themselves (at 0.99 over 100,000 keys, the hottest key gets 3.8% of the
+ * operations instead of 7.8%); @items equal to @keys gives the latter.
+ */
 #define MDKCTL_SWARM_ZIPF_YCSB_ITEMS 10000000000ULL
 
 struct mdkctl_swarm_zipf {

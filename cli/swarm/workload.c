@@ -11,15 +11,6 @@ const char *const mdkctl_swarm_wl_name[2] = { "A", "B" };
 const unsigned int mdkctl_swarm_wl_read[2] = { 50, 95 };
 
 /*
- * YCSB's "zipfian" request distribution (its ScrambledZipfianGenerator):
- * ranks drawn from a Zipfian over @items items (Gray et al., SIGMOD'94),
- * YCSB's 10^10 by default, then hashed (FNV-1a) onto the @keys keys.  The
- * keys' popularity is then much flatter than a Zipfian over the keys
- * themselves (at 0.99 over 100,000 keys, the hottest key gets 3.8% of the
- * operations instead of 7.8%); @items equal to @keys gives the latter.
- */
-
-/*
  * zeta(n, theta), the sum of i^-theta for i = 1..n: exactly up to 10^6,
  * then the Euler-Maclaurin formula for the tail (YCSB itself sums 10^10
  * terms, or uses its constant for 0.99, which this reproduces).
