@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # mdkctl, the one CLI: cli/mdkctl.c holds main() and the command table;
 # each command is cli/cmd_<object>.c, and a big one keeps its verbs in a
-# directory of its own, cli/<object>/ (with an internal <object>.h), built
-# into mdkctl with it; sampler_cli.c is what sample and record share; the
-# rest of cli/ is what every command may use (the control
-# client, parsers, reports, JSON output, the live curves), kept in
+# directory of its own, cli/<object>/ with an internal <object>.h: list
+# that directory in MDKCTL_DIRS and its files are compiled (with the
+# flags of cli/) and linked into mdkctl.  sampler_cli.c is what sample
+# and record share.  The rest of cli/*.c is what every command may use
+# (the control client, parsers, reports, the live curves), kept in
 # libmdkctl.a, which the unit tests link too.
 
 MDKCTL_DIRS := cli/pool/ cli/swarm/
