@@ -1,13 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # mdkctl, the one CLI: cli/mdkctl.c holds main() and the command table;
-# each command is cli/cmd_<object>.c, sampler_cli.c what sample and record
-# share; the rest of cli/ is what every command may use (the control
-# client, parsers, reports, JSON output, the live curves), kept in
+# each command is cli/cmd_<object>.c, and a big one keeps its verbs in a
+# directory of its own, cli/<object>/ with an internal <object>.h: list
+# that directory in MDKCTL_DIRS and its files are compiled (with the
+# flags of cli/) and linked into mdkctl.  sampler_cli.c is what sample
+# and record share.  The rest of cli/*.c is what every command may use
+# (the control client, parsers, reports, the live curves), kept in
 # libmdkctl.a, which the unit tests link too.
 
+MDKCTL_DIRS := cli/pool/ cli/swarm/
 EXTRA_CFLAGS_cli/ := $(SYS_CFLAGS)
+$(foreach d,$(MDKCTL_DIRS),$(eval EXTRA_CFLAGS_$(d) := $(SYS_CFLAGS)))
 
-MDKCTL_SRCS := cli/mdkctl.c cli/sampler_cli.c $(wildcard cli/cmd_*.c)
+MDKCTL_SRCS := cli/mdkctl.c cli/sampler_cli.c $(wildcard cli/cmd_*.c) \
+	$(foreach d,$(MDKCTL_DIRS),$(wildcard $(d)*.c))
 LIBMDKCTL_SRCS := $(filter-out $(MDKCTL_SRCS),$(wildcard cli/*.c))
 LIBMDKCTL_A := $(B)/cli/libmdkctl.a
 LIBMDKCTL_SAN_A := $(B)/san/cli/libmdkctl.a

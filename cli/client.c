@@ -28,11 +28,11 @@ static int send_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-int mdkd_client_call(const char *socket_path, struct json_object *req,
-		     struct json_object **resp, char *err, size_t errlen)
+int mdkctl_client_call(const char *socket_path, struct json_object *req,
+		       struct json_object **resp, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct timeval tv = { .tv_sec = MDKD_CLIENT_TIMEOUT_S };
+	struct timeval tv = { .tv_sec = MDKCTL_CLIENT_TIMEOUT_S };
 	struct mdkd_buf in = { 0 };
 	struct json_object *o, *ok, *msg;
 	const char *line;
@@ -114,8 +114,35 @@ int mdkd_client_call(const char *socket_path, struct json_object *req,
 	return 0;
 }
 
-int mdkd_client_settings(int n, char *const kv[], struct json_object **out,
-			 char *err, size_t errlen)
+int mdkctl_client_request(const char *socket, const char *what, const char *cmd,
+			  const char *cgroup, struct json_object *settings,
+			  struct json_object **resp)
+{
+	struct json_object *req = json_object_new_object();
+	char err[1024];
+	int ret;
+
+	if (!req) {
+		json_object_put(settings);
+		return 1;
+	}
+	json_object_object_add(req, "cmd", json_object_new_string(cmd));
+	if (cgroup)
+		json_object_object_add(req, "cgroup",
+				       json_object_new_string(cgroup));
+	if (settings)
+		json_object_object_add(req, "settings", settings);
+	ret = mdkctl_client_call(socket, req, resp, err, sizeof(err));
+	json_object_put(req);
+	if (ret) {
+		fprintf(stderr, "mdkctl: %s: %s\n", what, err);
+		return 1;
+	}
+	return 0;
+}
+
+int mdkctl_client_settings(int n, char *const kv[], struct json_object **out,
+			   char *err, size_t errlen)
 {
 	struct json_object *o = json_object_new_object();
 	int i;
@@ -149,7 +176,7 @@ int mdkd_client_settings(int n, char *const kv[], struct json_object **out,
 	return 0;
 }
 
-const char *mdkd_client_bytes(double v, char *buf, size_t len)
+const char *mdkctl_client_bytes(double v, char *buf, size_t len)
 {
 	static const char units[] = "KMGTP";
 	int i = -1;

@@ -44,29 +44,28 @@ static int check_path(const char *what, const char *path)
 static int manage_call(const char *cmd, const char *path,
 		       struct json_object *settings)
 {
-	struct json_object *req = json_object_new_object(), *resp;
-	char err[1024];
-	int ret;
+	struct json_object *resp;
+	char what[32];
 
-	json_object_object_add(req, "cmd", json_object_new_string(cmd));
-	json_object_object_add(req, "cgroup", json_object_new_string(path));
-	if (settings)
-		json_object_object_add(req, "settings", settings);
-	ret = mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err));
-	json_object_put(req);
-	if (ret) {
-		fprintf(stderr, "mdkctl: cgroup %s: %s\n", cmd, err);
+	snprintf(what, sizeof(what), "cgroup %s", cmd);
+	if (mdkctl_client_request(mdkctl_socket, what, cmd, path, settings,
+				  &resp))
 		return 1;
-	}
 	json_object_put(resp);
 	return 0;
 }
 
-/* create PATH [KEY=VALUE...]: mkdir with memory on, then manage it. */
-static int do_create(int argc, char **argv)
+/* The operands of the verbs: each takes those it documents. */
+struct cgroup_opts {
+	const char *path;
+	struct json_object *settings; /* create's KEY=VALUE... */
+	char **pids; /* attach's PID... */
+	int npids;
+	bool json; /* list -j */
+};
+
+static int parse_create(int argc, char **argv, struct cgroup_opts *o)
 {
-	struct json_object *settings = NULL;
-	struct cgroup *cg;
 	char err[512];
 	int ret;
 
@@ -78,37 +77,50 @@ static int do_create(int argc, char **argv)
 	ret = check_path("create", argv[1]);
 	if (ret)
 		return ret;
-	if (mdkd_client_settings(argc - 2, argv + 2, &settings, err,
-				 sizeof(err))) {
+	o->path = argv[1];
+	if (mdkctl_client_settings(argc - 2, argv + 2, &o->settings, err,
+				   sizeof(err))) {
 		fprintf(stderr, "mdkctl: cgroup create: %s\n", err);
 		return 2;
 	}
-	if (cg_init("create")) {
-		json_object_put(settings);
-		return 1;
-	}
-	cg = cgroup_new_cgroup(argv[1]);
-	if (!cg || !cgroup_add_controller(cg, "memory")) {
-		fprintf(stderr, "mdkctl: cgroup create: out of memory\n");
-		cgroup_free(&cg);
-		json_object_put(settings);
-		return 1;
-	}
-	ret = cgroup_create_cgroup(cg, 0);
-	cgroup_free(&cg);
-	if (ret && ret != ECGROUPVALUENOTEXIST) {
-		fprintf(stderr, "mdkctl: cgroup create: %s: %s\n", argv[1],
-			cgroup_strerror(ret));
-		json_object_put(settings);
-		return 1;
-	}
-	return manage_call("manage", argv[1], settings);
+	return 0;
 }
 
-/* attach PATH PID...: move processes into the cgroup. */
-static int do_attach(int argc, char **argv)
+/* create PATH [KEY=VALUE...]: mkdir with memory on, then manage it. */
+static int do_create(int argc, char **argv)
 {
-	struct cgroup *cg;
+	struct cgroup_opts o = { 0 };
+	struct cgroup *cg = NULL;
+	int ret;
+
+	ret = parse_create(argc, argv, &o);
+	if (ret)
+		return ret;
+	ret = 1;
+	if (cg_init("create"))
+		goto out;
+	cg = cgroup_new_cgroup(o.path);
+	if (!cg || !cgroup_add_controller(cg, "memory")) {
+		fprintf(stderr, "mdkctl: cgroup create: out of memory\n");
+		goto out;
+	}
+	ret = cgroup_create_cgroup(cg, 0);
+	if (ret && ret != ECGROUPVALUENOTEXIST) {
+		fprintf(stderr, "mdkctl: cgroup create: %s: %s\n", o.path,
+			cgroup_strerror(ret));
+		ret = 1;
+		goto out;
+	}
+	ret = manage_call("manage", o.path, o.settings);
+	o.settings = NULL; /* taken */
+out:
+	cgroup_free(&cg);
+	json_object_put(o.settings);
+	return ret;
+}
+
+static int parse_attach(int argc, char **argv, struct cgroup_opts *o)
+{
 	int i, ret;
 
 	if (argc < 3) {
@@ -128,79 +140,69 @@ static int do_attach(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (cg_init("attach"))
-		return 1;
-	cg = cgroup_new_cgroup(argv[1]);
-	if (!cg || !cgroup_add_controller(cg, "memory")) {
-		fprintf(stderr, "mdkctl: cgroup attach: out of memory\n");
-		cgroup_free(&cg);
-		return 1;
-	}
-	for (i = 2; i < argc; i++) {
-		ret = cgroup_attach_task_pid(cg, (pid_t)atoi(argv[i]));
-		if (ret) {
-			fprintf(stderr,
-				"mdkctl: cgroup attach: %s: pid %s: %s\n",
-				argv[1], argv[i], cgroup_strerror(ret));
-			cgroup_free(&cg);
-			return 1;
-		}
-	}
-	cgroup_free(&cg);
+	o->path = argv[1];
+	o->pids = argv + 2;
+	o->npids = argc - 2;
 	return 0;
 }
 
-/* list [-j]: the cgroups mdkd manages, with where their settings came from. */
-static int do_list(int argc, char **argv)
+/* attach PATH PID...: move processes into the cgroup. */
+static int do_attach(int argc, char **argv)
 {
-	struct json_object *req = json_object_new_object(), *resp, *cgs, *cg,
-			   *v;
-	bool json = argc > 1 && !strcmp(argv[1], "-j");
-	char err[1024];
-	size_t i, n;
+	struct cgroup_opts o = { 0 };
+	struct cgroup *cg = NULL;
+	int i, ret;
 
-	if (argc > 2 || (argc == 2 && !json)) {
-		json_object_put(req);
-		fprintf(stderr, "usage: mdkctl cgroup list [-j]\n");
-		return 2;
-	}
-	json_object_object_add(req, "cmd", json_object_new_string("status"));
-	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
-		json_object_put(req);
-		fprintf(stderr, "mdkctl: cgroup list: %s\n", err);
+	ret = parse_attach(argc, argv, &o);
+	if (ret)
+		return ret;
+	if (cg_init("attach"))
 		return 1;
+	ret = 1;
+	cg = cgroup_new_cgroup(o.path);
+	if (!cg || !cgroup_add_controller(cg, "memory")) {
+		fprintf(stderr, "mdkctl: cgroup attach: out of memory\n");
+		goto out;
 	}
-	json_object_put(req);
-	json_object_object_get_ex(resp, "cgroups", &cgs);
-	n = json_object_array_length(cgs);
-	if (json) {
-		struct json_object *out = json_object_new_array();
+	for (i = 0; i < o.npids; i++) {
+		int err = cgroup_attach_task_pid(cg, (pid_t)atoi(o.pids[i]));
 
-		for (i = 0; i < n; i++) {
-			struct json_object *e = json_object_new_object();
-
-			cg = json_object_array_get_idx(cgs, i);
-			json_object_object_foreach(cg, key, val)
-			{
-				if (!strcmp(key, "path") ||
-				    !strcmp(key, "mode") ||
-				    !strcmp(key, "actuator") ||
-				    !strcmp(key, "source") ||
-				    !strcmp(key, "settings"))
-					json_object_object_add(
-						e, key, json_object_get(val));
-			}
-			json_object_array_add(out, e);
+		if (err) {
+			fprintf(stderr,
+				"mdkctl: cgroup attach: %s: pid %s: %s\n",
+				o.path, o.pids[i], cgroup_strerror(err));
+			goto out;
 		}
-		mdkd_json_print(stdout, out);
-		json_object_put(out);
-		json_object_put(resp);
-		return 0;
 	}
+	ret = 0;
+out:
+	cgroup_free(&cg);
+	return ret;
+}
+
+/* The members of a cgroup that list -j shows. */
+static struct json_object *list_entry(struct json_object *cg)
+{
+	struct json_object *e = json_object_new_object();
+
+	json_object_object_foreach(cg, key, val)
+	{
+		if (!strcmp(key, "path") || !strcmp(key, "mode") ||
+		    !strcmp(key, "actuator") || !strcmp(key, "source") ||
+		    !strcmp(key, "settings"))
+			json_object_object_add(e, key, json_object_get(val));
+	}
+	return e;
+}
+
+static void list_text(struct json_object *cgs, size_t n)
+{
+	struct json_object *cg, *v;
+
 	if (n)
 		printf("%-32s %-15s %-10s %8s %s\n", "CGROUP", "MODE",
 		       "ACTUATOR", "INTERVAL", "FROM");
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		double interval = 0;
 
 		cg = json_object_array_get_idx(cgs, i);
@@ -217,21 +219,66 @@ static int do_list(int argc, char **argv)
 		       json_object_get_string(
 			       json_object_object_get(cg, "source")));
 	}
+}
+
+static int parse_list(int argc, char **argv, struct cgroup_opts *o)
+{
+	o->json = argc > 1 && !strcmp(argv[1], "-j");
+	if (argc > 2 || (argc == 2 && !o->json)) {
+		fprintf(stderr, "usage: mdkctl cgroup list [-j]\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* list [-j]: the cgroups mdkd manages, with where their settings came from. */
+static int do_list(int argc, char **argv)
+{
+	struct json_object *resp, *cgs = NULL, *out;
+	struct cgroup_opts o = { 0 };
+	size_t i, n;
+	int ret;
+
+	ret = parse_list(argc, argv, &o);
+	if (ret)
+		return ret;
+	if (mdkctl_client_request(mdkctl_socket, "cgroup list", "status", NULL,
+				  NULL, &resp))
+		return 1;
+	json_object_object_get_ex(resp, "cgroups", &cgs);
+	n = json_object_array_length(cgs);
+	if (o.json) {
+		out = json_object_new_array();
+		for (i = 0; i < n; i++)
+			json_object_array_add(
+				out,
+				list_entry(json_object_array_get_idx(cgs, i)));
+		mdkd_json_print(stdout, out);
+		json_object_put(out);
+	} else {
+		list_text(cgs, n);
+	}
 	json_object_put(resp);
 	return 0;
+}
+
+static int parse_release(int argc, char **argv, struct cgroup_opts *o)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: mdkctl cgroup release PATH\n");
+		return 2;
+	}
+	o->path = argv[1];
+	return check_path("release", o->path);
 }
 
 /* release PATH: stop managing it at runtime. */
 static int do_release(int argc, char **argv)
 {
-	int ret;
+	struct cgroup_opts o = { 0 };
+	int ret = parse_release(argc, argv, &o);
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mdkctl cgroup release PATH\n");
-		return 2;
-	}
-	ret = check_path("release", argv[1]);
-	return ret ? ret : manage_call("release", argv[1], NULL);
+	return ret ? ret : manage_call("release", o.path, NULL);
 }
 
 static int do_help(int argc, char **argv);
@@ -256,7 +303,7 @@ static int do_help(int argc, char **argv)
 	return 0;
 }
 
-int cmd_cgroup(int argc, char **argv)
+int mdkctl_cmd_cgroup(int argc, char **argv)
 {
 	return mdkctl_dispatch(cgroup_cmds, "cgroup", argc - 1, argv + 1);
 }

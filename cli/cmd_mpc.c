@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mdkctl mpc: memory performance curves of policies over a trace, in one
- * pass (libmdk's single-pass generators); mdkctl simulate: the exact
- * simulation of given settings, one setting at a time.  Both print the
- * same operating points (Documentation/mdk.rst, "Reading an MPC").
+ * pass (libmdk's single-pass generators), or with --live those mdkd keeps
+ * of a cgroup.  mdkctl simulate (cmd_simulate.c) prints the same
+ * operating points (Documentation/mdk.rst, "Reading an MPC").
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <mdk/err.h>
 #include <mdk/mpc.h>
-#include <mdk/mrc.h>
-#include <mdk/sim.h>
-#include <mdk/trace.h>
 
+#include "analysis.h"
 #include "client.h"
 #include "mdkctl.h"
 #include "mpc_live.h"
@@ -27,75 +23,6 @@
 
 /* Rate limits of the human table of mdkctl mpc. */
 static const double table_targets[] = { 0.001, 0.005, 0.01, 0.02, 0.05, 0.1 };
-
-enum out_mode { OUT_HUMAN, OUT_CSV, OUT_JSON };
-
-struct trace_meta {
-	uint32_t windows;
-	uint64_t records;
-	double window_s;
-};
-
-static int trace_meta(const char *path, struct trace_meta *m)
-{
-	struct mdk_trace_reader *r;
-	char err[512];
-
-	if (mdk_trace_reader_open(path, 0, &r, err, sizeof(err))) {
-		fprintf(stderr, "mdkctl: %s\n", err);
-		return -1;
-	}
-	m->windows = mdk_trace_reader_info(r)->windows;
-	m->records = mdk_trace_reader_info(r)->records;
-	m->window_s = (double)mdk_trace_reader_info(r)->window_us / 1e6;
-	if (!mdk_trace_reader_info(r)->indexed) {
-		/* A pipe: the trace is read more than once. */
-		fprintf(stderr,
-			"mdkctl: %s: needs a trace in a regular file (it is read more than once)\n",
-			path);
-		mdk_trace_reader_close(r);
-		return -1;
-	}
-	mdk_trace_reader_close(r);
-	return 0;
-}
-
-static int parse_savings(const char *s, unsigned int *flags)
-{
-	if (!strcmp(s, "occupancy")) {
-		*flags &= ~MDK_SAVINGS_PAPER;
-		return 0;
-	}
-	if (!strcmp(s, "paper")) {
-		*flags |= MDK_SAVINGS_PAPER;
-		return 0;
-	}
-	fprintf(stderr, "mdkctl: --savings '%s': expected occupancy or paper\n",
-		s);
-	return -1;
-}
-
-static void free_policies(struct mdk_policy **pols, size_t n)
-{
-	size_t i;
-
-	for (i = 0; pols && i < n; i++)
-		mdk_policy_free(pols[i]);
-	free(pols);
-}
-
-static void human_point(const struct mdk_point *p)
-{
-	char set[64], a[16], b[16], c[16], d[16];
-
-	mdkd_point_setting(p, set, sizeof(set));
-	printf("%-24s max %-8s mean %-8s p99 %-8s savings %-8s promotions %" PRIu64
-	       "\n",
-	       set, mdkd_pct(p->max_rate, a, sizeof(a)),
-	       mdkd_pct(p->mean_rate, b, sizeof(b)),
-	       mdkd_pct(p->p99_rate, c, sizeof(c)),
-	       mdkd_pct(p->savings, d, sizeof(d)), p->promotions);
-}
 
 /*
  * The human table of mdkctl mpc: per policy, the best savings and its
@@ -110,7 +37,7 @@ static void print_table(const char *const *names, struct mdk_point *const *pts,
 	printf("best savings (setting) at a max window promotion rate of at most:\n");
 	printf("%-6s %9s", "policy", "settings");
 	for (t = 0; t < sizeof(table_targets) / sizeof(table_targets[0]); t++)
-		printf(" %20s", mdkd_pct(table_targets[t], r, sizeof(r)));
+		printf(" %20s", mdkctl_pct(table_targets[t], r, sizeof(r)));
 	putchar('\n');
 	for (i = 0; i < np; i++) {
 		printf("%-6s %9zu", names[i], npts[i]);
@@ -125,10 +52,10 @@ static void print_table(const char *const *names, struct mdk_point *const *pts,
 				printf(" %20s", "-");
 				continue;
 			}
-			mdkd_point_setting(&pts[i][b], set, sizeof(set));
+			mdkctl_point_setting(&pts[i][b], set, sizeof(set));
 			eq = strchr(set, ':');
 			snprintf(cell, sizeof(cell), "%s %s",
-				 mdkd_pct(pts[i][b].savings, r, sizeof(r)),
+				 mdkctl_pct(pts[i][b].savings, r, sizeof(r)),
 				 eq ? eq + 1 : set);
 			printf(" %20s", cell);
 		}
@@ -141,7 +68,7 @@ static int plot_curves(const char *path, const char *title,
 		       const char *const *names, struct mdk_point *const *pts,
 		       const size_t *npts, size_t np, double target)
 {
-	struct mdkd_curve *cv = calloc(np ? np : 1, sizeof(*cv));
+	struct mdkctl_curve *cv = calloc(np ? np : 1, sizeof(*cv));
 	char err[512];
 	size_t i;
 	int ret;
@@ -155,14 +82,14 @@ static int plot_curves(const char *path, const char *title,
 		cv[i].pts = pts[i];
 		cv[i].n = npts[i];
 	}
-	ret = mdkd_plot_mpc(path, title, cv, np, target, err, sizeof(err));
+	ret = mdkctl_plot_mpc(path, title, cv, np, target, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "mdkctl: --plot: %s\n", err);
 	free(cv);
 	return ret ? -1 : 0;
 }
 
-static void print_rates(const char *what, const struct mdkd_live_rates *r)
+static void print_rates(const char *what, const struct mdkctl_live_rates *r)
 {
 	char a[16], b[16], c[16];
 
@@ -171,39 +98,108 @@ static void print_rates(const char *what, const struct mdkd_live_rates *r)
 		return;
 	}
 	printf("%-10s max %-8s mean %-8s p99 %-8s promotions %.0f over %.0f windows\n",
-	       what, mdkd_pct(r->max_rate, a, sizeof(a)),
-	       mdkd_pct(r->mean_rate, b, sizeof(b)),
-	       mdkd_pct(r->p99_rate, c, sizeof(c)), r->promotions, r->windows);
+	       what, mdkctl_pct(r->max_rate, a, sizeof(a)),
+	       mdkctl_pct(r->mean_rate, b, sizeof(b)),
+	       mdkctl_pct(r->p99_rate, c, sizeof(c)), r->promotions,
+	       r->windows);
+}
+
+/*
+ * Ask mdkd for the live curves of @cgroup: its reply in *@resp (to put),
+ * the curves in @m (to free); 0, or 1 after a message.
+ */
+static int live_fetch(const char *cgroup, struct json_object **resp,
+		      struct json_object **live, struct mdkctl_live_mpc *m)
+{
+	char err[1024];
+
+	if (mdkctl_client_request(mdkctl_socket, "mpc --live", "mpc", cgroup,
+				  NULL, resp))
+		return 1;
+	*live = NULL;
+	if (!json_object_object_get_ex(*resp, "live", live) ||
+	    mdkctl_live_mpc_parse(*live, m, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: mpc --live: mdkd's reply: %s\n",
+			*live ? err : "no \"live\" object");
+		json_object_put(*resp);
+		return 1;
+	}
+	return 0;
+}
+
+/* What runs, what was predicted, measured and acted on, OPP's headroom. */
+static void live_state(const struct mdkctl_live_mpc *m)
+{
+	char a[16], b[16], c[16], d[16];
+
+	printf("%s: backend %s, windows %llu-%llu (%llu of a %llu-window horizon, %gs each); savings: occupancy\n",
+	       m->cgroup, m->backend, m->lo, m->hi, m->hi - m->lo + 1,
+	       m->horizon, m->window_s);
+	if (m->setting)
+		printf("running: %s (%s, target %s), reason %s\n", m->setting,
+		       m->auto_tune ? "auto-tuned" : "fixed",
+		       mdkctl_pct(m->target_rate, a, sizeof(a)), m->reason);
+	else
+		printf("running: none (%s), reason %s\n",
+		       m->auto_tune ? "auto-tune" : "fixed", m->reason);
+	if (m->have_predicted)
+		printf("%-10s max %-8s mean %-8s p99 %-8s promotions %" PRIu64
+		       ", savings %s\n",
+		       "predicted",
+		       mdkctl_pct(m->predicted.max_rate, a, sizeof(a)),
+		       mdkctl_pct(m->predicted.mean_rate, b, sizeof(b)),
+		       mdkctl_pct(m->predicted.p99_rate, c, sizeof(c)),
+		       m->predicted.promotions,
+		       mdkctl_pct(m->predicted.savings, d, sizeof(d)));
+	print_rates("measured", &m->measured);
+	printf("           (%s)\n", m->measured_source);
+	print_rates("acted", &m->acted);
+	if (m->have_opp)
+		printf("OPP headroom at %s: %s saves %s%s%s%s%s\n",
+		       mdkctl_pct(m->target_rate, a, sizeof(a)), m->opp_setting,
+		       mdkctl_pct(m->opp_savings, b, sizeof(b)),
+		       m->have_headroom ? ", the running setting " : "",
+		       m->have_headroom ?
+			       mdkctl_pct(m->opp_savings - m->headroom, c,
+					  sizeof(c)) :
+			       "",
+		       m->have_headroom ? ": headroom " : "",
+		       m->have_headroom ?
+			       mdkctl_pct(m->headroom, d, sizeof(d)) :
+			       "");
+	else
+		printf("OPP headroom: none (opp not evaluated, or no OPP setting within the target)\n");
+}
+
+/* The live curves as text: the state, each policy's best, the table. */
+static void live_human(const struct mdkctl_live_mpc *m, double target)
+{
+	char a[16];
+
+	live_state(m);
+	for (size_t i = 0; i < m->npolicies; i++) {
+		long best = mdk_mpc_best(m->pts[i], m->npts[i], target);
+
+		printf("best %-5s at %s: ", m->names[i],
+		       mdkctl_pct(target, a, sizeof(a)));
+		if (best >= 0)
+			mdkctl_point_human(&m->pts[i][best]);
+		else
+			printf("none\n");
+	}
+	print_table(m->names, m->pts, m->npts, m->npolicies);
 }
 
 /* mdkctl mpc --live CGROUP: the daemon's live curves of a cgroup. */
-static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
-		    double target)
+static int mpc_live(const char *cgroup, enum mdkctl_out_mode mode,
+		    const char *plot, double target)
 {
-	struct json_object *req, *resp, *live;
-	struct mdkd_live_mpc m;
-	char err[1024], a[16], b[16], c[16], d[16];
-	size_t i, k;
+	struct json_object *resp, *live;
+	struct mdkctl_live_mpc m;
 	int rc = 1;
 
-	req = json_object_new_object();
-	if (!req)
+	if (live_fetch(cgroup, &resp, &live, &m))
 		return 1;
-	json_object_object_add(req, "cmd", json_object_new_string("mpc"));
-	json_object_object_add(req, "cgroup", json_object_new_string(cgroup));
-	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
-		json_object_put(req);
-		fprintf(stderr, "mdkctl: mpc --live: %s\n", err);
-		return 1;
-	}
-	json_object_put(req);
-	if (!json_object_object_get_ex(resp, "live", &live) ||
-	    mdkd_live_mpc_parse(live, &m, err, sizeof(err))) {
-		fprintf(stderr, "mdkctl: mpc --live: mdkd's reply: %s\n",
-			live ? err : "no \"live\" object");
-		json_object_put(resp);
-		return 1;
-	}
 	if (target < 0)
 		target = m.target_rate;
 	if (plot) {
@@ -216,70 +212,19 @@ static int mpc_live(const char *cgroup, enum out_mode mode, const char *plot,
 				m.npolicies, target))
 			goto out;
 	}
-	if (mode == OUT_JSON) {
-		rc = mdkd_json_emit(json_object_get(live)) ? 1 : 0;
-		goto out;
-	}
-	if (mode == OUT_HUMAN) {
-		printf("%s: backend %s, windows %llu-%llu (%llu of a %llu-window horizon, %gs each); savings: occupancy\n",
-		       m.cgroup, m.backend, m.lo, m.hi, m.hi - m.lo + 1,
-		       m.horizon, m.window_s);
-		if (m.setting)
-			printf("running: %s (%s, target %s), reason %s\n",
-			       m.setting, m.auto_tune ? "auto-tuned" : "fixed",
-			       mdkd_pct(m.target_rate, a, sizeof(a)), m.reason);
-		else
-			printf("running: none (%s), reason %s\n",
-			       m.auto_tune ? "auto-tune" : "fixed", m.reason);
-		if (m.have_predicted)
-			printf("%-10s max %-8s mean %-8s p99 %-8s promotions %" PRIu64
-			       ", savings %s\n",
-			       "predicted",
-			       mdkd_pct(m.predicted.max_rate, a, sizeof(a)),
-			       mdkd_pct(m.predicted.mean_rate, b, sizeof(b)),
-			       mdkd_pct(m.predicted.p99_rate, c, sizeof(c)),
-			       m.predicted.promotions,
-			       mdkd_pct(m.predicted.savings, d, sizeof(d)));
-		print_rates("measured", &m.measured);
-		printf("           (%s)\n", m.measured_source);
-		print_rates("acted", &m.acted);
-		if (m.have_opp)
-			printf("OPP headroom at %s: %s saves %s%s%s%s%s\n",
-			       mdkd_pct(m.target_rate, a, sizeof(a)),
-			       m.opp_setting,
-			       mdkd_pct(m.opp_savings, b, sizeof(b)),
-			       m.have_headroom ? ", the running setting " : "",
-			       m.have_headroom ?
-				       mdkd_pct(m.opp_savings - m.headroom, c,
-						sizeof(c)) :
-				       "",
-			       m.have_headroom ? ": headroom " : "",
-			       m.have_headroom ?
-				       mdkd_pct(m.headroom, d, sizeof(d)) :
-				       "");
-		else
-			printf("OPP headroom: none (opp not evaluated, or no OPP setting within the target)\n");
-		for (i = 0; i < m.npolicies; i++) {
-			long best = mdk_mpc_best(m.pts[i], m.npts[i], target);
-
-			printf("best %-5s at %s: ", m.names[i],
-			       mdkd_pct(target, a, sizeof(a)));
-			if (best >= 0)
-				human_point(&m.pts[i][best]);
-			else
-				printf("none\n");
-		}
-		print_table(m.names, m.pts, m.npts, m.npolicies);
-		rc = 0;
-		goto out;
-	}
-	puts(MDKD_MPC_CSV_HEADER);
-	for (i = 0; i < m.npolicies; i++)
-		for (k = 0; k < m.npts[i]; k++)
-			mdkd_point_csv(stdout, &m.pts[i][k]);
 	rc = 0;
+	if (mode == MDKCTL_OUT_JSON) {
+		rc = mdkd_json_emit(json_object_get(live)) ? 1 : 0;
+	} else if (mode == MDKCTL_OUT_HUMAN) {
+		live_human(&m, target);
+	} else {
+		puts(MDKCTL_MPC_CSV_HEADER);
+		for (size_t i = 0; i < m.npolicies; i++)
+			for (size_t k = 0; k < m.npts[i]; k++)
+				mdkctl_point_csv(stdout, &m.pts[i][k]);
+	}
 out:
-	mdkd_live_mpc_free(&m);
+	mdkctl_live_mpc_free(&m);
 	json_object_put(resp);
 	return rc;
 }
@@ -294,19 +239,20 @@ static int mpc_usage(void)
 	return 2;
 }
 
-/* What mdkctl mpc was asked for. */
-struct mpc_args {
+/* What mdkctl mpc was asked for: its options and operand. */
+struct mpc_opts {
 	const char *list, *plot;
 	bool live, list_given, savings_given;
-	enum out_mode mode;
+	enum mdkctl_out_mode mode;
 	unsigned int flags;
 	double target; /* < 0: none */
+	const char *operand; /* the TRACE, or with --live the CGROUP */
 };
 
 /* The curves of one trace, one per policy. */
 struct mpc_curves {
 	const char *trace;
-	struct trace_meta meta;
+	struct mdkctl_trace_meta meta;
 	struct mdk_policy **pols;
 	struct mdk_point **pts;
 	const char **names;
@@ -314,7 +260,7 @@ struct mpc_curves {
 };
 
 /* Returns 0, or the exit code after a message or the usage. */
-static int parse_mpc(int argc, char **argv, struct mpc_args *a)
+static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -329,8 +275,8 @@ static int parse_mpc(int argc, char **argv, struct mpc_args *a)
 	};
 	int opt;
 
-	*a = (struct mpc_args){ .list = DEFAULT_POLICIES,
-				.mode = OUT_HUMAN,
+	*a = (struct mpc_opts){ .list = DEFAULT_POLICIES,
+				.mode = MDKCTL_OUT_HUMAN,
 				.target = -1 };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -343,7 +289,7 @@ static int parse_mpc(int argc, char **argv, struct mpc_args *a)
 			a->live = true;
 			break;
 		case 't':
-			if (mdkd_parse_fraction(optarg, &a->target)) {
+			if (mdkctl_parse_fraction(optarg, &a->target)) {
 				fprintf(stderr,
 					"mdkctl: --target '%s': expected a rate such as 0.01 or 1%%\n",
 					optarg);
@@ -351,15 +297,15 @@ static int parse_mpc(int argc, char **argv, struct mpc_args *a)
 			}
 			break;
 		case 's':
-			if (parse_savings(optarg, &a->flags))
+			if (mdkctl_parse_savings(optarg, &a->flags))
 				return 2;
 			a->savings_given = true;
 			break;
 		case 'c':
-			a->mode = OUT_CSV;
+			a->mode = MDKCTL_OUT_CSV;
 			break;
 		case 'j':
-			a->mode = OUT_JSON;
+			a->mode = MDKCTL_OUT_JSON;
 			break;
 		case 'P':
 			a->plot = optarg;
@@ -370,6 +316,7 @@ static int parse_mpc(int argc, char **argv, struct mpc_args *a)
 	}
 	if (optind != argc - 1)
 		return mpc_usage();
+	a->operand = argv[optind];
 	if (a->live && (a->list_given || a->savings_given)) {
 		fprintf(stderr,
 			"mdkctl: mpc --live: the daemon's curves are those of its evaluate key, savings occupancy (no --policy or --savings)\n");
@@ -385,11 +332,11 @@ static void free_curves(struct mpc_curves *m)
 	free(m->pts);
 	free(m->npts);
 	free(m->names);
-	free_policies(m->pols, m->np);
+	mdkctl_policies_free(m->pols, m->np);
 }
 
 /* Run the policies over the trace; 0, or the exit code after a message. */
-static int run_curves(const struct mpc_args *a, struct mpc_curves *m)
+static int run_curves(const struct mpc_opts *a, struct mpc_curves *m)
 {
 	char err[512];
 
@@ -398,7 +345,7 @@ static int run_curves(const struct mpc_args *a, struct mpc_curves *m)
 		fprintf(stderr, "mdkctl: --policy: %s\n", err);
 		return 2;
 	}
-	if (trace_meta(m->trace, &m->meta))
+	if (mdkctl_trace_meta(m->trace, &m->meta))
 		return 1;
 	m->pts = calloc(m->np, sizeof(*m->pts));
 	m->npts = calloc(m->np, sizeof(*m->npts));
@@ -417,24 +364,24 @@ static int run_curves(const struct mpc_args *a, struct mpc_curves *m)
 	return 0;
 }
 
-static void print_curves_csv(const struct mpc_args *a,
+static void print_curves_csv(const struct mpc_opts *a,
 			     const struct mpc_curves *m)
 {
-	puts(MDKD_MPC_CSV_HEADER);
+	puts(MDKCTL_MPC_CSV_HEADER);
 	for (size_t i = 0; i < m->np; i++) {
 		if (a->target >= 0) {
 			long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
 
 			if (b >= 0)
-				mdkd_point_csv(stdout, &m->pts[i][b]);
+				mdkctl_point_csv(stdout, &m->pts[i][b]);
 			continue;
 		}
 		for (size_t k = 0; k < m->npts[i]; k++)
-			mdkd_point_csv(stdout, &m->pts[i][k]);
+			mdkctl_point_csv(stdout, &m->pts[i][k]);
 	}
 }
 
-static int print_curves_json(const struct mpc_args *a,
+static int print_curves_json(const struct mpc_opts *a,
 			     const struct mpc_curves *m)
 {
 	struct json_object *o = json_object_new_object(), *arr;
@@ -456,18 +403,19 @@ static int print_curves_json(const struct mpc_args *a,
 			long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
 
 			mdkd_json_add(po, "best",
-				      b >= 0 ? mdkd_point_json(&m->pts[i][b]) :
-					       NULL);
+				      b >= 0 ?
+					      mdkctl_point_json(&m->pts[i][b]) :
+					      NULL);
 		}
 		mdkd_json_add(po, "points",
-			      mdkd_points_json(m->pts[i], m->npts[i]));
+			      mdkctl_points_json(m->pts[i], m->npts[i]));
 		mdkd_json_push(arr, po);
 	}
 	mdkd_json_add(o, "policies", arr);
 	return mdkd_json_emit(o) ? 1 : 0;
 }
 
-static void print_curves_human(const struct mpc_args *a,
+static void print_curves_human(const struct mpc_opts *a,
 			       const struct mpc_curves *m)
 {
 	char r[16];
@@ -480,12 +428,12 @@ static void print_curves_human(const struct mpc_args *a,
 		return;
 	}
 	printf("best setting with a max window promotion rate of at most %s:\n",
-	       mdkd_pct(a->target, r, sizeof(r)));
+	       mdkctl_pct(a->target, r, sizeof(r)));
 	for (size_t i = 0; i < m->np; i++) {
 		long b = mdk_mpc_best(m->pts[i], m->npts[i], a->target);
 
 		if (b >= 0)
-			human_point(&m->pts[i][b]);
+			mdkctl_point_human(&m->pts[i][b]);
 		else
 			printf("%-24s none (every setting exceeds the rate)\n",
 			       mdk_policy_name(m->pols[i]));
@@ -493,7 +441,7 @@ static void print_curves_human(const struct mpc_args *a,
 }
 
 /* The plot (if asked for), then the curves in the output mode. */
-static int output_curves(const struct mpc_args *a, const struct mpc_curves *m)
+static int output_curves(const struct mpc_opts *a, const struct mpc_curves *m)
 {
 	if (a->plot) {
 		char title[512];
@@ -504,279 +452,30 @@ static int output_curves(const struct mpc_args *a, const struct mpc_curves *m)
 				m->np, a->target))
 			return 1;
 	}
-	if (a->mode == OUT_CSV)
+	if (a->mode == MDKCTL_OUT_CSV)
 		print_curves_csv(a, m);
-	else if (a->mode == OUT_JSON)
+	else if (a->mode == MDKCTL_OUT_JSON)
 		return print_curves_json(a, m);
 	else
 		print_curves_human(a, m);
 	return 0;
 }
 
-int cmd_mpc(int argc, char **argv)
+int mdkctl_cmd_mpc(int argc, char **argv)
 {
 	struct mpc_curves m = { 0 };
-	struct mpc_args a;
+	struct mpc_opts a;
 	int rc;
 
 	rc = parse_mpc(argc, argv, &a);
 	if (rc)
 		return rc;
 	if (a.live)
-		return mpc_live(argv[optind], a.mode, a.plot, a.target);
-	m.trace = argv[optind];
+		return mpc_live(a.operand, a.mode, a.plot, a.target);
+	m.trace = a.operand;
 	rc = run_curves(&a, &m);
 	if (!rc)
 		rc = output_curves(&a, &m);
 	free_curves(&m);
-	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-
-static int simulate_usage(void)
-{
-	fprintf(stderr,
-		"usage: mdkctl simulate TRACE --policy SPEC[,SPEC...] [--savings occupancy|paper]\n"
-		"                       [--csv | -j] [--windows]\n"
-		"SPEC: age:T=4, vmin:T=4, paw:P=2,wait=2, pace:P=4,A=2, opp:rho=0.01,\n"
-		"      lru:k=1000, opt:k=1000 (values may be grids: T=1-10, rho=0.01/0.02)\n");
-	return 2;
-}
-
-/* Simulate every setting of @p over @trace, SIM_GROUP settings a pass. */
-#define SIM_GROUP 16
-
-/* One chunk into @n simulations, with keys from @k when keyed. */
-static int simulate_chunk(struct mdk_sim **sims, size_t n, struct mdk_keyer *k,
-			  const struct mdk_trace_chunk *c, uint32_t **keys,
-			  char *err, size_t errlen)
-{
-	size_t i;
-	int ret = 0;
-
-	if (k) {
-		uint32_t *nk = realloc(*keys, (c->n ? c->n : 1) * sizeof(*nk));
-
-		if (!nk)
-			return mdk_err(err, errlen, -ENOMEM, "out of memory");
-		*keys = nk;
-		ret = mdk_keyer_keys(k, c->window, c->ids, c->pages, c->n, nk,
-				     err, errlen);
-	}
-	for (i = 0; i < n && !ret; i++)
-		ret = k ? mdk_sim_add_keys(sims[i], c->window, c->pages, *keys,
-					   c->n, err, errlen) :
-			  mdk_sim_add(sims[i], c->window, c->pages, c->n, err,
-				      errlen);
-	return ret;
-}
-
-static int simulate_policy(const char *trace, struct mdk_policy *p,
-			   unsigned int flags, enum out_mode mode,
-			   bool per_window, struct json_object *j)
-{
-	size_t ns, base, i;
-	uint32_t W;
-	char err[512];
-	int ret = 0;
-
-	{
-		struct trace_meta m;
-
-		if (trace_meta(trace, &m))
-			return -1;
-		W = m.windows;
-	}
-	if (mdk_policy_resolve(p, W, err, sizeof(err))) {
-		fprintf(stderr, "mdkctl: %s\n", err);
-		return -1;
-	}
-	ns = mdk_policy_settings(p);
-	for (base = 0; base < ns && !ret; base += SIM_GROUP) {
-		size_t n = ns - base < SIM_GROUP ? ns - base : SIM_GROUP;
-		struct mdk_sim *sims[SIM_GROUP] = { 0 };
-		struct mdk_trace_reader *r = NULL;
-		struct mdk_keyer *k = NULL;
-		struct mdk_trace_chunk c;
-		uint32_t *keys = NULL;
-
-		for (i = 0; i < n && !ret; i++)
-			ret = mdk_sim_new(p, base + i, flags, &sims[i], err,
-					  sizeof(err));
-		if (!ret)
-			ret = mdk_trace_reader_open(trace, MDK_TRACE_DENSE, &r,
-						    err, sizeof(err));
-		if (!ret && mdk_policy_keyed(p))
-			ret = mdk_keyer_new(p, &k, err, sizeof(err));
-		while (!ret && (ret = mdk_trace_reader_next(r, &c, err,
-							    sizeof(err))) > 0)
-			ret = simulate_chunk(sims, n, k, &c, &keys, err,
-					     sizeof(err));
-		free(keys);
-		mdk_keyer_free(k);
-		for (i = 0; i < n && !ret; i++) {
-			struct mdk_point pt;
-
-			ret = mdk_sim_finish(sims[i], W, &pt, err, sizeof(err));
-			if (ret)
-				break;
-			if (mode == OUT_CSV)
-				mdkd_point_csv(stdout, &pt);
-			else if (mode == OUT_JSON)
-				mdkd_json_push(j, mdkd_point_json(&pt));
-			else
-				human_point(&pt);
-			if (per_window && mode == OUT_HUMAN) {
-				struct mdk_sim_window sw;
-				uint32_t w;
-
-				printf("  %6s %10s %10s %10s %9s %10s\n",
-				       "window", "accessed", "footprint",
-				       "promoted", "rate", "reclaimed");
-				for (w = 0; !mdk_sim_window(sims[i], w, &sw);
-				     w++) {
-					char rb[16];
-
-					printf("  %6u %10" PRIu64 " %10" PRIu64
-					       " %10" PRIu64 " %9s %10" PRIu64
-					       "\n",
-					       w, sw.accessed, sw.footprint,
-					       sw.promotions,
-					       mdkd_pct(sw.rate, rb,
-							sizeof(rb)),
-					       sw.reclaimed);
-				}
-			}
-		}
-		for (i = 0; i < n; i++)
-			mdk_sim_free(sims[i]);
-		mdk_trace_reader_close(r);
-	}
-	if (ret) {
-		fprintf(stderr, "mdkctl: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
-/* Cache policies: their misses at the given sizes, as mdkctl mrc. */
-static int simulate_cache(const char *trace, struct mdk_policy *p,
-			  enum out_mode mode, struct json_object *j)
-{
-	struct mdk_mrc_point *pts;
-	size_t n, i;
-	char err[512];
-
-	if (mdk_mrc_run(trace, &p, 1, &pts, &n, NULL, NULL, err, sizeof(err))) {
-		fprintf(stderr, "mdkctl: %s\n", err);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		if (mode == OUT_CSV)
-			mdkd_mrc_csv(stdout, &pts[i]);
-		else if (mode == OUT_JSON)
-			mdkd_json_push(j, mdkd_mrc_json(&pts[i]));
-		else
-			printf("%s:k=%-16" PRIu64 " misses %-12" PRIu64
-			       " miss ratio %.6g\n",
-			       pts[i].policy, pts[i].size, pts[i].misses,
-			       pts[i].miss_ratio);
-	}
-	free(pts);
-	return 0;
-}
-
-int cmd_simulate(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "savings", required_argument, NULL, 's' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "windows", no_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct mdk_policy **pols = NULL;
-	enum out_mode mode = OUT_HUMAN;
-	struct json_object *doc = NULL, *j = NULL;
-	const char *list = NULL;
-	bool per_window = false;
-	unsigned int flags = 0;
-	size_t np = 0, i, ncache = 0;
-	char err[512];
-	int opt, rc = 1;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			list = optarg;
-			break;
-		case 's':
-			if (parse_savings(optarg, &flags))
-				return 2;
-			break;
-		case 'c':
-			mode = OUT_CSV;
-			break;
-		case 'j':
-			mode = OUT_JSON;
-			break;
-		case 'w':
-			per_window = true;
-			break;
-		default:
-			return simulate_usage();
-		}
-	}
-	if (optind != argc - 1 || !list)
-		return simulate_usage();
-	if (mdk_policy_parse_list(list, &pols, &np, err, sizeof(err))) {
-		fprintf(stderr, "mdkctl: --policy: %s\n", err);
-		return 2;
-	}
-	for (i = 0; i < np; i++)
-		ncache += mdk_policy_kind(pols[i]) == MDK_POLICY_CACHE;
-	if (ncache && ncache != np) {
-		fprintf(stderr,
-			"mdkctl: --policy: simulate lru/opt apart from window policies (their outputs differ; see mdkctl mrc)\n");
-		free_policies(pols, np);
-		return 2;
-	}
-	if (mode == OUT_CSV)
-		puts(ncache ? MDKD_MRC_CSV_HEADER : MDKD_MPC_CSV_HEADER);
-	if (mode == OUT_JSON) {
-		doc = json_object_new_object();
-		j = json_object_new_array();
-		if (!doc || !j) {
-			fprintf(stderr, "mdkctl: out of memory\n");
-			json_object_put(doc);
-			json_object_put(j);
-			free_policies(pols, np);
-			return 1;
-		}
-		mdkd_json_add_str(doc, "trace", argv[optind]);
-		mdkd_json_add_str(doc, "savings",
-				  flags & MDK_SAVINGS_PAPER ? "paper" :
-							      "occupancy");
-		mdkd_json_add(doc, "points", j);
-	}
-	for (i = 0; i < np; i++) {
-		int ret = ncache ? simulate_cache(argv[optind], pols[i], mode,
-						  j) :
-				   simulate_policy(argv[optind], pols[i], flags,
-						   mode, per_window, j);
-
-		if (ret)
-			goto out;
-	}
-	rc = 0;
-out:
-	/* The points simulated so far, also after an error (as before). */
-	if (doc && mdkd_json_emit(doc))
-		rc = 1;
-	free_policies(pols, np);
 	return rc;
 }

@@ -24,7 +24,15 @@ static int mrc_usage(void)
 	return 2;
 }
 
-int cmd_mrc(int argc, char **argv)
+struct mrc_opts {
+	const char *list; /* --policy */
+	char *sizes; /* --sizes, as a spec's "k" */
+	bool csv, json;
+	const char *input;
+};
+
+/* 0; 1 if out of memory; 2 after the usage.  o->sizes is the caller's. */
+static int parse_mrc(int argc, char **argv, struct mrc_opts *o)
 {
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -34,91 +42,88 @@ int cmd_mrc(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *list = "lru,opt";
-	char *sizes = NULL, err[512];
-	struct mdk_policy **pols = NULL;
-	struct mdk_mrc_point *pts = NULL;
-	uint64_t refs = 0, pages = 0;
-	bool csv = false, json = false;
-	size_t np = 0, n = 0, i;
-	int opt, rc = 1;
+	int opt;
 
+	*o = (struct mrc_opts){ .list = "lru,opt" };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			list = optarg;
+			o->list = optarg;
 			break;
 		case 'S':
-			free(sizes);
-			sizes = strdup(optarg);
-			if (!sizes)
+			free(o->sizes);
+			o->sizes = strdup(optarg);
+			if (!o->sizes)
 				return 1;
 			/* "100,1000" on a command line is "100/1000" in a spec. */
-			for (char *c = sizes; *c; c++)
+			for (char *c = o->sizes; *c; c++)
 				if (*c == ',')
 					*c = '/';
 			break;
 		case 'c':
-			csv = true;
+			o->csv = true;
 			break;
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		default:
-			free(sizes);
 			return mrc_usage();
 		}
 	}
-	if (optind != argc - 1) {
-		free(sizes);
+	if (optind != argc - 1)
 		return mrc_usage();
-	}
-	if (mdk_policy_parse_list(list, &pols, &np, err, sizeof(err))) {
-		fprintf(stderr, "mdkctl: --policy: %s\n", err);
-		free(sizes);
-		return 2;
-	}
-	for (i = 0; i < np; i++) {
+	o->input = argv[optind];
+	return 0;
+}
+
+/* Every policy fixed-size, with --sizes where it has none; 0, or 2. */
+static int mrc_policies(const struct mrc_opts *o, struct mdk_policy **pols,
+			size_t np)
+{
+	char err[512];
+
+	for (size_t i = 0; i < np; i++) {
 		if (mdk_policy_kind(pols[i]) != MDK_POLICY_CACHE) {
 			fprintf(stderr,
 				"mdkctl: --policy: %s is not a fixed-size policy (expected lru or opt; see mdkctl mpc)\n",
 				mdk_policy_name(pols[i]));
-			rc = 2;
-			goto out;
+			return 2;
 		}
-		if (sizes && !mdk_policy_has(pols[i], "k") &&
-		    mdk_policy_set(pols[i], "k", sizes, err, sizeof(err))) {
+		if (o->sizes && !mdk_policy_has(pols[i], "k") &&
+		    mdk_policy_set(pols[i], "k", o->sizes, err, sizeof(err))) {
 			fprintf(stderr, "mdkctl: --sizes: %s\n", err);
-			rc = 2;
-			goto out;
+			return 2;
 		}
 	}
-	if (mdk_mrc_run(argv[optind], pols, np, &pts, &n, &refs, &pages, err,
-			sizeof(err))) {
-		fprintf(stderr, "mdkctl: %s\n", err);
-		goto out;
-	}
-	if (csv) {
-		puts(MDKD_MRC_CSV_HEADER);
+	return 0;
+}
+
+/* The curve as CSV, JSON or text; 0, or 1 if not written. */
+static int mrc_report(const struct mrc_opts *o, const struct mdk_mrc_point *pts,
+		      size_t n, uint64_t refs, uint64_t pages)
+{
+	size_t i;
+
+	if (o->csv) {
+		puts(MDKCTL_MRC_CSV_HEADER);
 		for (i = 0; i < n; i++)
-			mdkd_mrc_csv(stdout, &pts[i]);
-	} else if (json) {
-		struct json_object *o = json_object_new_object(),
+			mdkctl_mrc_csv(stdout, &pts[i]);
+	} else if (o->json) {
+		struct json_object *j = json_object_new_object(),
 				   *a = json_object_new_array_ext((int)n);
 
-		mdkd_json_add_str(o, "input", argv[optind]);
-		mdkd_json_add_u64(o, "references", refs);
-		mdkd_json_add_u64(o, "pages", pages);
+		mdkd_json_add_str(j, "input", o->input);
+		mdkd_json_add_u64(j, "references", refs);
+		mdkd_json_add_u64(j, "pages", pages);
 		for (i = 0; i < n; i++)
-			mdkd_json_push(a, mdkd_mrc_json(&pts[i]));
-		mdkd_json_add(o, "points", a);
-		if (mdkd_json_emit(o))
-			goto out;
+			mdkd_json_push(a, mdkctl_mrc_json(&pts[i]));
+		mdkd_json_add(j, "points", a);
+		return mdkd_json_emit(j) ? 1 : 0;
 	} else {
 		printf("%s: %" PRIu64 " references to %" PRIu64
 		       " pages (misses include each page's first reference)\n",
-		       argv[optind], refs, pages);
+		       o->input, refs, pages);
 		printf("%-6s %12s %14s %12s\n", "policy", "size", "misses",
 		       "miss ratio");
 		for (i = 0; i < n; i++)
@@ -126,12 +131,42 @@ int cmd_mrc(int argc, char **argv)
 			       pts[i].policy, pts[i].size, pts[i].misses,
 			       pts[i].miss_ratio);
 	}
-	rc = 0;
+	return 0;
+}
+
+int mdkctl_cmd_mrc(int argc, char **argv)
+{
+	struct mdk_policy **pols = NULL;
+	struct mdk_mrc_point *pts = NULL;
+	uint64_t refs = 0, pages = 0;
+	size_t np = 0, n = 0, i;
+	struct mrc_opts o;
+	char err[512];
+	int rc;
+
+	rc = parse_mrc(argc, argv, &o);
+	if (rc)
+		goto out;
+	if (mdk_policy_parse_list(o.list, &pols, &np, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: --policy: %s\n", err);
+		rc = 2;
+		goto out;
+	}
+	rc = mrc_policies(&o, pols, np);
+	if (rc)
+		goto out;
+	rc = 1;
+	if (mdk_mrc_run(o.input, pols, np, &pts, &n, &refs, &pages, err,
+			sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		goto out;
+	}
+	rc = mrc_report(&o, pts, n, refs, pages);
 out:
 	free(pts);
 	for (i = 0; i < np; i++)
 		mdk_policy_free(pols[i]);
 	free(pols);
-	free(sizes);
+	free(o.sizes);
 	return rc;
 }

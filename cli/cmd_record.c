@@ -21,8 +21,8 @@
 
 #define MAX_DURATION_NS (366ULL * 86400 * 1000000000ULL)
 
-struct env {
-	struct sampler_cli cli;
+struct record_opts {
+	struct mdkctl_sampler cli;
 	uint64_t duration_ns; /* 0: until interrupted */
 	const char *out;
 	const char *desc;
@@ -67,14 +67,14 @@ static void usage(FILE *f)
 		"p.procs.csv\n");
 }
 
-static int parse_args(struct env *env, int argc, char **argv)
+static int parse_record(int argc, char **argv, struct record_opts *env)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "desc", required_argument, NULL, 'D' },
 		{ "quiet", no_argument, NULL, 'q' },
-		SAMPLER_CLI_LONG_OPTIONS,
+		MDKCTL_SAMPLER_LONG_OPTIONS,
 		{ 0 },
 	};
 	int c, err;
@@ -86,8 +86,8 @@ static int parse_args(struct env *env, int argc, char **argv)
 			env->out = optarg;
 			break;
 		case 'd':
-			if (mdkd_parse_time(optarg, MAX_DURATION_NS,
-					    &env->duration_ns)) {
+			if (mdkctl_parse_time(optarg, MAX_DURATION_NS,
+					      &env->duration_ns)) {
 				fprintf(stderr,
 					"mdkctl record: --duration '%s': "
 					"expected N[ms|s|m|h|d] between 1ms "
@@ -103,13 +103,13 @@ static int parse_args(struct env *env, int argc, char **argv)
 			env->quiet = true;
 			break;
 		default:
-			err = sampler_cli_option(&env->cli, c, optarg);
+			err = mdkctl_sampler_option(&env->cli, c, optarg);
 			if (err)
 				return err;
 			break;
 		}
 	}
-	err = sampler_cli_args(&env->cli, argc, argv);
+	err = mdkctl_sampler_args(&env->cli, argc, argv);
 	if (err)
 		return err;
 	if (!env->out) {
@@ -126,10 +126,10 @@ static int parse_args(struct env *env, int argc, char **argv)
 			MDK_TRACE_MAX_WINDOW);
 		return 2;
 	}
-	return sampler_cli_target(&env->cli);
+	return mdkctl_sampler_target(&env->cli);
 }
 
-static void default_desc(const struct env *env, char *buf, size_t len)
+static void default_desc(const struct record_opts *env, char *buf, size_t len)
 {
 	struct utsname u;
 
@@ -143,41 +143,39 @@ static void default_desc(const struct env *env, char *buf, size_t len)
 		 u.nodename, u.release, MDK_SAMPLER_PAGE_VPN_BITS);
 }
 
-int cmd_record(int argc, char **argv)
+/* The line of window @w, unless --quiet. */
+static void print_window(const struct record_opts *env,
+			 const struct mdk_sampler_window *w)
 {
-	struct env env = { .cli = SAMPLER_CLI_INIT("mdkctl record", usage) };
-	struct mdk_trace_writer_opts topts = { .page_size = 4096 };
-	struct mdk_trace_writer *tw = NULL;
-	struct mdk_sampler_window w;
-	uint64_t n, windows, records = 0;
-	char msg[512], desc[1024];
-	int err;
+	if (env->quiet)
+		return;
+	printf("window %" PRIu64 ": %zu pages, %u procs, "
+	       "swap-ins %" PRIu64 ", refaults %" PRIu64
+	       ", promotions %" PRIu64,
+	       w->index, w->nr_pages, w->nr_procs, w->swapin_pages,
+	       w->file_refault_pages, w->promote_pages);
+	if (env->cli.tier_node >= 0)
+		printf(", STAR %.3f",
+		       w->nr_pages ? (double)w->tier_pages / w->nr_pages : 0.0);
+	printf("\n");
+	fflush(stdout);
+}
 
-	err = parse_args(&env, argc, argv);
-	if (err)
-		goto out;
-	windows = env.duration_ns ? env.duration_ns / env.cli.window_ns : 0;
-	err = sampler_cli_open(&env.cli);
-	if (err)
-		goto out;
-	if (!env.desc)
-		default_desc(&env, desc, sizeof(desc));
-	topts.desc = env.desc ? env.desc : desc;
-	topts.window_us = env.cli.window_ns / 1000;
-	err = sampler_cli_start(&env.cli);
-	if (err)
-		goto out;
-	/* Window 0 begins now: the trace's start time. */
-	topts.start_us = sampler_cli_clock_ns(CLOCK_REALTIME) / 1000;
-	err = mdk_trace_writer_open(env.out, &topts, &tw, msg, sizeof(msg));
-	if (err) {
-		fprintf(stderr, "mdkctl record: %s\n", msg);
-		tw = NULL;
-		err = 1;
-		goto out;
-	}
-	for (n = 0; !windows || n < windows; n++) {
-		err = sampler_cli_next(&env.cli, n, &w);
+/*
+ * Every window into @tw until the duration or a signal; the windows and
+ * page ids recorded into *@n and *@records.  0, or 1 after a message.
+ */
+static int record_windows(struct record_opts *env, struct mdk_trace_writer *tw,
+			  uint64_t *n, uint64_t *records)
+{
+	uint64_t windows =
+		env->duration_ns ? env->duration_ns / env->cli.window_ns : 0;
+	struct mdk_sampler_window w;
+	char msg[512];
+	int err = 0;
+
+	for (*n = 0; !windows || *n < windows; ++*n) {
+		err = mdkctl_sampler_next(&env->cli, *n, &w);
 		if (err)
 			break;
 		err = mdk_trace_writer_put(tw, w.index, w.pages, w.nr_pages, 0,
@@ -187,26 +185,49 @@ int cmd_record(int argc, char **argv)
 			err = 1;
 			break;
 		}
-		records += w.nr_pages;
-		if (!env.quiet) {
-			printf("window %" PRIu64 ": %zu pages, %u procs, "
-			       "swap-ins %" PRIu64 ", refaults %" PRIu64
-			       ", promotions %" PRIu64,
-			       w.index, w.nr_pages, w.nr_procs, w.swapin_pages,
-			       w.file_refault_pages, w.promote_pages);
-			if (env.cli.tier_node >= 0)
-				printf(", STAR %.3f",
-				       w.nr_pages ? (double)w.tier_pages /
-							    w.nr_pages :
-						    0.0);
-			printf("\n");
-			fflush(stdout);
-		}
-		if (sampler_cli_stopped()) {
-			n++;
+		*records += w.nr_pages;
+		print_window(env, &w);
+		if (mdkctl_sampler_stopped()) {
+			++*n;
 			break;
 		}
 	}
+	return err;
+}
+
+int mdkctl_cmd_record(int argc, char **argv)
+{
+	struct record_opts env = { .cli = MDKCTL_SAMPLER_INIT("mdkctl record",
+							      usage) };
+	struct mdk_trace_writer_opts topts = { .page_size = 4096 };
+	struct mdk_trace_writer *tw = NULL;
+	uint64_t n = 0, records = 0;
+	char msg[512], desc[1024];
+	int err;
+
+	err = parse_record(argc, argv, &env);
+	if (err)
+		goto out;
+	err = mdkctl_sampler_open(&env.cli);
+	if (err)
+		goto out;
+	if (!env.desc)
+		default_desc(&env, desc, sizeof(desc));
+	topts.desc = env.desc ? env.desc : desc;
+	topts.window_us = env.cli.window_ns / 1000;
+	err = mdkctl_sampler_start(&env.cli);
+	if (err)
+		goto out;
+	/* Window 0 begins now: the trace's start time. */
+	topts.start_us = mdkctl_sampler_clock_ns(CLOCK_REALTIME) / 1000;
+	err = mdk_trace_writer_open(env.out, &topts, &tw, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "mdkctl record: %s\n", msg);
+		tw = NULL;
+		err = 1;
+		goto out;
+	}
+	err = record_windows(&env, tw, &n, &records);
 	/* Close what was recorded, also after an error: it is a trace. */
 	if (mdk_trace_writer_close(tw, msg, sizeof(msg))) {
 		fprintf(stderr, "mdkctl record: %s\n", msg);
@@ -219,10 +240,10 @@ int cmd_record(int argc, char **argv)
 			" page ids, %u processes\n",
 			env.out, n, records, mdk_sampler_nr_procs(env.cli.s));
 	if (!err)
-		err = sampler_cli_write_procs(&env.cli);
+		err = mdkctl_sampler_write_procs(&env.cli);
 out:
 	if (tw)
 		mdk_trace_writer_abort(tw);
-	sampler_cli_free(&env.cli);
-	return err < 0 ? 0 : err;
+	mdkctl_sampler_free(&env.cli);
+	return err == MDKCTL_DONE ? 0 : err;
 }

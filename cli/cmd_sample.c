@@ -16,8 +16,8 @@
 
 enum output { OUT_TEXT, OUT_CSV, OUT_JSON };
 
-struct env {
-	struct sampler_cli cli;
+struct sample_opts {
+	struct mdkctl_sampler cli;
 	uint64_t count; /* 0: until interrupted */
 	bool pages;
 	enum output out;
@@ -66,14 +66,14 @@ static void usage(FILE *f)
 		">trace.csv\n");
 }
 
-static int parse_args(struct env *env, int argc, char **argv)
+static int parse_sample(int argc, char **argv, struct sample_opts *env)
 {
 	static const struct option opts[] = {
 		{ "count", required_argument, NULL, 'n' },
 		{ "pages", no_argument, NULL, 'P' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
-		SAMPLER_CLI_LONG_OPTIONS,
+		MDKCTL_SAMPLER_LONG_OPTIONS,
 		{ 0 },
 	};
 	int c, err;
@@ -82,8 +82,8 @@ static int parse_args(struct env *env, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "w:n:t:jvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (mdkd_parse_u64(optarg, 10, 0, UINT64_MAX,
-					   &env->count)) {
+			if (mdkctl_parse_u64(optarg, 10, 0, UINT64_MAX,
+					     &env->count)) {
 				fprintf(stderr,
 					"mdkctl sample: --count '%s': "
 					"expected a number of windows\n",
@@ -101,19 +101,19 @@ static int parse_args(struct env *env, int argc, char **argv)
 			env->out = OUT_JSON;
 			break;
 		default:
-			err = sampler_cli_option(&env->cli, c, optarg);
+			err = mdkctl_sampler_option(&env->cli, c, optarg);
 			if (err)
 				return err;
 			break;
 		}
 	}
-	err = sampler_cli_args(&env->cli, argc, argv);
+	err = mdkctl_sampler_args(&env->cli, argc, argv);
 	if (err)
 		return err;
-	return sampler_cli_target(&env->cli);
+	return mdkctl_sampler_target(&env->cli);
 }
 
-static void print_header(const struct env *env)
+static void print_header(const struct sample_opts *env)
 {
 	if (env->out != OUT_CSV)
 		return;
@@ -125,7 +125,7 @@ static void print_header(const struct env *env)
 		       "tier_pages,star,cpu_ms,walk_ms,clear_ms,pte_tables\n");
 }
 
-static void print_window(const struct env *env,
+static void print_window(const struct sample_opts *env,
 			 const struct mdk_sampler_window *w, uint64_t t0)
 {
 	double star = w->nr_pages ? (double)w->tier_pages / w->nr_pages : 0;
@@ -202,37 +202,38 @@ static void print_window(const struct env *env,
 	fflush(stdout);
 }
 
-int cmd_sample(int argc, char **argv)
+int mdkctl_cmd_sample(int argc, char **argv)
 {
-	struct env env = { .cli = SAMPLER_CLI_INIT("mdkctl sample", usage) };
+	struct sample_opts env = { .cli = MDKCTL_SAMPLER_INIT("mdkctl sample",
+							      usage) };
 	struct mdk_sampler_window w;
 	uint64_t n, t0;
 	int err;
 
-	err = parse_args(&env, argc, argv);
+	err = parse_sample(argc, argv, &env);
 	if (err)
 		goto out;
-	err = sampler_cli_open(&env.cli);
+	err = mdkctl_sampler_open(&env.cli);
 	if (err)
 		goto out;
 	print_header(&env);
-	err = sampler_cli_start(&env.cli);
+	err = mdkctl_sampler_start(&env.cli);
 	if (err)
 		goto out;
 	t0 = 0;
 	for (n = 0; !env.count || n < env.count; n++) {
-		err = sampler_cli_next(&env.cli, n, &w);
+		err = mdkctl_sampler_next(&env.cli, n, &w);
 		if (err)
 			break;
 		if (!t0)
 			t0 = w.start_ns;
 		print_window(&env, &w, t0);
-		if (sampler_cli_stopped())
+		if (mdkctl_sampler_stopped())
 			break;
 	}
 	if (!err)
-		err = sampler_cli_write_procs(&env.cli);
+		err = mdkctl_sampler_write_procs(&env.cli);
 out:
-	sampler_cli_free(&env.cli);
-	return err < 0 ? 0 : err;
+	mdkctl_sampler_free(&env.cli);
+	return err == MDKCTL_DONE ? 0 : err;
 }

@@ -12,36 +12,47 @@
 #include "client.h"
 #include "mdkctl.h"
 
-int cmd_set(int argc, char **argv)
+struct set_opts {
+	const char *cgroup;
+	struct json_object *settings;
+};
+
+/* 0; 2 after the usage or a message; MDKCTL_DONE after --help. */
+static int parse_set(int argc, char **argv, struct set_opts *o)
 {
-	struct json_object *req, *resp, *settings;
 	char err[1024];
 
 	if (argc >= 2 &&
 	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		printf("usage: mdkctl [-s SOCKET] set CGROUP KEY=VALUE...\n");
-		return 0;
+		return MDKCTL_DONE;
 	}
 	if (argc < 3) {
 		fprintf(stderr,
 			"usage: mdkctl [-s SOCKET] set CGROUP KEY=VALUE...\n");
 		return 2;
 	}
-	if (mdkd_client_settings(argc - 2, argv + 2, &settings, err,
-				 sizeof(err))) {
+	o->cgroup = argv[1];
+	if (mdkctl_client_settings(argc - 2, argv + 2, &o->settings, err,
+				   sizeof(err))) {
 		fprintf(stderr, "mdkctl: set: %s\n", err);
 		return 2;
 	}
-	req = json_object_new_object();
-	json_object_object_add(req, "cmd", json_object_new_string("set"));
-	json_object_object_add(req, "cgroup", json_object_new_string(argv[1]));
-	json_object_object_add(req, "settings", settings);
-	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
-		json_object_put(req);
-		fprintf(stderr, "mdkctl: set: %s\n", err);
+	return 0;
+}
+
+int mdkctl_cmd_set(int argc, char **argv)
+{
+	struct json_object *resp;
+	struct set_opts o;
+	int ret;
+
+	ret = parse_set(argc, argv, &o);
+	if (ret)
+		return ret == MDKCTL_DONE ? 0 : ret;
+	if (mdkctl_client_request(mdkctl_socket, "set", "set", o.cgroup,
+				  o.settings, &resp))
 		return 1;
-	}
-	json_object_put(req);
 	json_object_put(resp);
 	return 0;
 }

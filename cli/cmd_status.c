@@ -69,15 +69,17 @@ static void print_cgroup(struct json_object *cg, bool csv)
 	}
 	printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %6.2f%% %6.2f%% %6.2f %8s %8s %8.0f %s\n",
 	       str(cg, "path"), str(cg, "mode"), str(cg, "actuator"),
-	       mdkd_client_bytes(num(cg, "memory_current"), cur, sizeof(cur)),
-	       mdkd_client_bytes(num(cg, "floor"), floor, sizeof(floor)),
-	       mdkd_client_bytes(num(tot, "reclaimed_bytes"), rec, sizeof(rec)),
-	       mdkd_client_bytes(num(last, "reclaim_bytes"), lastb,
-				 sizeof(lastb)),
+	       mdkctl_client_bytes(num(cg, "memory_current"), cur, sizeof(cur)),
+	       mdkctl_client_bytes(num(cg, "floor"), floor, sizeof(floor)),
+	       mdkctl_client_bytes(num(tot, "reclaimed_bytes"), rec,
+				   sizeof(rec)),
+	       mdkctl_client_bytes(num(last, "reclaim_bytes"), lastb,
+				   sizeof(lastb)),
 	       str(last, "result"), num(psi, "some_interval_pct"),
 	       num(psi, "full_interval_pct"), num(psi, "some_avg10"),
-	       mdkd_client_bytes(num(last, "swapin_bytes"), in, sizeof(in)),
-	       mdkd_client_bytes(num(last, "swapout_bytes"), out, sizeof(out)),
+	       mdkctl_client_bytes(num(last, "swapin_bytes"), in, sizeof(in)),
+	       mdkctl_client_bytes(num(last, "swapout_bytes"), out,
+				   sizeof(out)),
 	       num(last, "refaults"), str(last, "reason"));
 }
 
@@ -88,72 +90,82 @@ static int usage(void)
 	return 2;
 }
 
-int cmd_status(int argc, char **argv)
-{
-	struct json_object *req, *resp, *dm, *cgs;
-	const char *filter = NULL;
-	bool json = false, csv = false;
-	char err[1024];
-	size_t i, n;
-	int a;
+struct status_opts {
+	bool json, csv;
+	const char *filter; /* CGROUP */
+};
 
-	for (a = 1; a < argc; a++) {
+/* 0; 2 after the usage; MDKCTL_DONE after --help. */
+static int parse_status(int argc, char **argv, struct status_opts *o)
+{
+	*o = (struct status_opts){ 0 };
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(); /* on stderr, yet exit 0 */
+			return MDKCTL_DONE;
+		}
 		if (!strcmp(argv[a], "-j") || !strcmp(argv[a], "--json"))
-			json = true;
+			o->json = true;
 		else if (!strcmp(argv[a], "--csv"))
-			csv = true;
-		else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help"))
-			return usage() & 0;
-		else if (argv[a][0] == '-' || filter)
+			o->csv = true;
+		else if (argv[a][0] == '-' || o->filter)
 			return usage();
 		else
-			filter = argv[a];
+			o->filter = argv[a];
 	}
-	if (json && csv)
-		return usage();
-	req = json_object_new_object();
-	json_object_object_add(req, "cmd", json_object_new_string("status"));
-	if (filter)
-		json_object_object_add(req, "cgroup",
-				       json_object_new_string(filter));
-	if (mdkd_client_call(mdkctl_socket, req, &resp, err, sizeof(err))) {
-		json_object_put(req);
-		fprintf(stderr, "mdkctl: status: %s\n", err);
-		return 1;
-	}
-	json_object_put(req);
-	if (json) {
-		mdkd_json_print(stdout, resp);
-		json_object_put(resp);
-		return 0;
-	}
-	dm = sub(resp, "daemon");
-	cgs = sub(resp, "cgroups");
-	n = cgs ? json_object_array_length(cgs) : 0;
+	return o->json && o->csv ? usage() : 0;
+}
+
+/* The daemon's line and the head of the cgroups' table, or the CSV's. */
+static void print_head(struct json_object *dm, size_t n, bool csv)
+{
 	if (csv) {
-		for (i = 0; i < sizeof(csv_cols) / sizeof(csv_cols[0]); i++)
+		for (size_t i = 0; i < sizeof(csv_cols) / sizeof(csv_cols[0]);
+		     i++)
 			printf("%s%s", i ? "," : "", csv_cols[i]);
 		printf("\n");
-	} else {
-		printf("mdkd %s, pid %.0f, up %.0fs, config %s, memory.reclaim %s, %zu cgroup%s managed\n",
-		       str(dm, "version"), num(dm, "pid"), num(dm, "uptime_s"),
-		       str(dm, "config"),
-		       json_object_get_boolean(sub(dm, "memory_reclaim")) ?
-			       "yes" :
-			       "no (high-pulse fallback)",
-		       n, n == 1 ? "" : "s");
-		if (*str(dm, "last_reload_error"))
-			printf("last reload failed: %s\n",
-			       str(dm, "last_reload_error"));
-		if (n)
-			printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %7s %7s %6s %8s %8s %8s %s\n",
-			       "CGROUP", "MODE", "ACTUATOR", "CURRENT", "FLOOR",
-			       "RECLAIMED", "LAST", "RESULT", "SOME", "FULL",
-			       "AVG10", "SWAPIN", "SWAPOUT", "REFAULTS",
-			       "REASON");
+		return;
 	}
+	printf("mdkd %s, pid %.0f, up %.0fs, config %s, memory.reclaim %s, %zu cgroup%s managed\n",
+	       str(dm, "version"), num(dm, "pid"), num(dm, "uptime_s"),
+	       str(dm, "config"),
+	       json_object_get_boolean(sub(dm, "memory_reclaim")) ?
+		       "yes" :
+		       "no (high-pulse fallback)",
+	       n, n == 1 ? "" : "s");
+	if (*str(dm, "last_reload_error"))
+		printf("last reload failed: %s\n",
+		       str(dm, "last_reload_error"));
+	if (n)
+		printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %7s %7s %6s %8s %8s %8s %s\n",
+		       "CGROUP", "MODE", "ACTUATOR", "CURRENT", "FLOOR",
+		       "RECLAIMED", "LAST", "RESULT", "SOME", "FULL", "AVG10",
+		       "SWAPIN", "SWAPOUT", "REFAULTS", "REASON");
+}
+
+int mdkctl_cmd_status(int argc, char **argv)
+{
+	struct json_object *resp, *cgs;
+	struct status_opts o;
+	size_t i, n;
+	int ret;
+
+	ret = parse_status(argc, argv, &o);
+	if (ret)
+		return ret == MDKCTL_DONE ? 0 : ret;
+	if (mdkctl_client_request(mdkctl_socket, "status", "status", o.filter,
+				  NULL, &resp))
+		return 1;
+	if (o.json) {
+		mdkd_json_print(stdout, resp);
+		goto out;
+	}
+	cgs = sub(resp, "cgroups");
+	n = cgs ? json_object_array_length(cgs) : 0;
+	print_head(sub(resp, "daemon"), n, o.csv);
 	for (i = 0; i < n; i++)
-		print_cgroup(json_object_array_get_idx(cgs, i), csv);
+		print_cgroup(json_object_array_get_idx(cgs, i), o.csv);
+out:
 	json_object_put(resp);
 	return 0;
 }

@@ -20,6 +20,21 @@
 #include "parse.h"
 #include "report.h"
 
+struct synth_opts {
+	struct mdk_synth_opts so;
+	struct mdk_trace_writer_opts wo;
+	const char **gens; /* the --gen SPECs, in order */
+	size_t ngens;
+	const char *out;
+	char desc[1024]; /* the default --desc: the command line */
+};
+
+/* Where the records go: a CSV file, or a trace writer. */
+struct synth_sink {
+	FILE *csv;
+	struct mdk_trace_writer *w;
+};
+
 static int synth_usage(void)
 {
 	fprintf(stderr,
@@ -31,7 +46,78 @@ static int synth_usage(void)
 	return 2;
 }
 
-int cmd_synth(int argc, char **argv)
+/* One option into @o; 0, or 2 after a message and the usage. */
+static int synth_opt(int opt, const char *arg, struct synth_opts *o)
+{
+	unsigned long long v;
+	char *e;
+
+	switch (opt) {
+	case 'n':
+		if (mdkctl_parse_count(arg, &v) || !v) {
+			fprintf(stderr,
+				"mdkctl: --pages '%s': expected a page count (e.g. 65536 or 4M)\n",
+				arg);
+			return synth_usage();
+		}
+		o->so.pages = v;
+		return 0;
+	case 'w':
+		if (mdkctl_parse_count(arg, &v) || !v ||
+		    v > MDK_TRACE_MAX_WINDOW) {
+			fprintf(stderr,
+				"mdkctl: --windows '%s': expected a window count (>= 1)\n",
+				arg);
+			return synth_usage();
+		}
+		o->so.windows = (uint32_t)v;
+		return 0;
+	case 's':
+		v = strtoull(arg, &e, 0);
+		if (*e || e == arg) {
+			fprintf(stderr,
+				"mdkctl: --seed '%s': expected an integer\n",
+				arg);
+			return synth_usage();
+		}
+		o->so.seed = v;
+		return 0;
+	case 'g':
+		o->gens[o->ngens++] = arg;
+		return 0;
+	case 'W':
+		if (mdkctl_parse_seconds(arg, &o->wo.window_us)) {
+			fprintf(stderr,
+				"mdkctl: --window-seconds '%s': expected seconds\n",
+				arg);
+			return synth_usage();
+		}
+		return 0;
+	case 'd':
+		o->wo.desc = arg;
+		return 0;
+	}
+	return synth_usage();
+}
+
+/* The command line, as the trace's description when --desc is not given. */
+static void synth_desc(struct synth_opts *o)
+{
+	size_t dl, i;
+
+	dl = (size_t)snprintf(
+		o->desc, sizeof(o->desc),
+		"mdkctl synth --pages %llu --windows %u --seed %llu",
+		(unsigned long long)o->so.pages, o->so.windows,
+		(unsigned long long)o->so.seed);
+	for (i = 0; i < o->ngens && dl < sizeof(o->desc); i++)
+		dl += (size_t)snprintf(o->desc + dl, sizeof(o->desc) - dl,
+				       " --gen %s", o->gens[i]);
+	o->wo.desc = o->desc;
+}
+
+/* 0; 1 if out of memory; 2 after the usage.  o->gens is the caller's. */
+static int parse_synth(int argc, char **argv, struct synth_opts *o)
 {
 	static const struct option opts[] = {
 		{ "pages", required_argument, NULL, 'n' },
@@ -43,152 +129,135 @@ int cmd_synth(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct mdk_synth_opts so = { .pages = 65536,
-				     .windows = 240,
-				     .seed = 1 };
-	struct mdk_trace_writer_opts wo = { .window_us = 30000000,
-					    .page_size = 4096 };
-	char err[512], desc[1024], *e;
-	const char **gens = NULL;
-	struct mdk_trace_writer *w = NULL;
-	struct mdk_synth *s = NULL;
-	unsigned long long v;
-	uint64_t records = 0;
-	const uint64_t *ids;
-	size_t ngens = 0, i, n, dl;
-	const char *out;
-	FILE *csv = NULL;
-	uint32_t win;
-	int opt, ret, rc = 1;
+	int opt, ret;
 
+	*o = (struct synth_opts){
+		.so = { .pages = 65536, .windows = 240, .seed = 1 },
+		.wo = { .window_us = 30000000, .page_size = 4096 },
+	};
 	optind = 1;
-	gens = calloc((size_t)argc, sizeof(*gens));
-	if (!gens)
+	o->gens = calloc((size_t)argc, sizeof(*o->gens));
+	if (!o->gens)
 		return 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			if (mdkd_parse_count(optarg, &v) || !v) {
-				fprintf(stderr,
-					"mdkctl: --pages '%s': expected a page count (e.g. 65536 or 4M)\n",
-					optarg);
-				goto usage;
-			}
-			so.pages = v;
-			break;
-		case 'w':
-			if (mdkd_parse_count(optarg, &v) || !v ||
-			    v > MDK_TRACE_MAX_WINDOW) {
-				fprintf(stderr,
-					"mdkctl: --windows '%s': expected a window count (>= 1)\n",
-					optarg);
-				goto usage;
-			}
-			so.windows = (uint32_t)v;
-			break;
-		case 's':
-			v = strtoull(optarg, &e, 0);
-			if (*e || e == optarg) {
-				fprintf(stderr,
-					"mdkctl: --seed '%s': expected an integer\n",
-					optarg);
-				goto usage;
-			}
-			so.seed = v;
-			break;
-		case 'g':
-			gens[ngens++] = optarg;
-			break;
-		case 'W':
-			if (mdkd_parse_seconds(optarg, &wo.window_us)) {
-				fprintf(stderr,
-					"mdkctl: --window-seconds '%s': expected seconds\n",
-					optarg);
-				goto usage;
-			}
-			break;
-		case 'd':
-			wo.desc = optarg;
-			break;
-		default:
-			goto usage;
-		}
+		ret = synth_opt(opt, optarg, o);
+		if (ret)
+			return ret;
 	}
 	if (optind != argc - 1)
-		goto usage;
-	out = argv[optind];
-	if (!wo.desc) {
-		dl = (size_t)snprintf(
-			desc, sizeof(desc),
-			"mdkctl synth --pages %llu --windows %u --seed %llu",
-			(unsigned long long)so.pages, so.windows,
-			(unsigned long long)so.seed);
-		for (i = 0; i < ngens && dl < sizeof(desc); i++)
-			dl += (size_t)snprintf(desc + dl, sizeof(desc) - dl,
-					       " --gen %s", gens[i]);
-		wo.desc = desc;
-	}
-	ret = mdk_synth_new(&so, &s, err, sizeof(err));
-	for (i = 0; !ret && i < ngens; i++)
-		ret = mdk_synth_add(s, gens[i], err, sizeof(err));
+		return synth_usage();
+	o->out = argv[optind];
+	if (!o->wo.desc)
+		synth_desc(o);
+	return 0;
+}
+
+/* The generator with every --gen; 0, or 2 after a message. */
+static int synth_new(const struct synth_opts *o, struct mdk_synth **s)
+{
+	char err[512];
+	size_t i;
+	int ret;
+
+	ret = mdk_synth_new(&o->so, s, err, sizeof(err));
+	for (i = 0; !ret && i < o->ngens; i++)
+		ret = mdk_synth_add(*s, o->gens[i], err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "mdkctl: %s\n", err);
-		rc = 2;
-		goto out;
+		return 2;
 	}
-	if (strlen(out) > 4 && !strcasecmp(out + strlen(out) - 4, ".csv")) {
-		csv = fopen(out, "we");
-		if (!csv) {
-			perror(out);
-			goto out;
+	return 0;
+}
+
+/* OUT as CSV (a name ending in .csv) or a trace; 0, or 1 after a message. */
+static int sink_open(const struct synth_opts *o, struct synth_sink *k)
+{
+	size_t len = strlen(o->out);
+	char err[512];
+
+	if (len > 4 && !strcasecmp(o->out + len - 4, ".csv")) {
+		k->csv = fopen(o->out, "we");
+		if (!k->csv) {
+			perror(o->out);
+			return 1;
 		}
-		fputs("window,page\n", csv);
-	} else if (mdk_trace_writer_open(out, &wo, &w, err, sizeof(err))) {
+		fputs("window,page\n", k->csv);
+	} else if (mdk_trace_writer_open(o->out, &o->wo, &k->w, err,
+					 sizeof(err))) {
 		fprintf(stderr, "mdkctl: %s\n", err);
-		goto out;
+		return 1;
 	}
-	while ((ret = mdk_synth_next(s, &win, &ids, &n, err, sizeof(err))) >
-	       0) {
-		records += n;
-		if (csv) {
+	return 0;
+}
+
+/* Every window of @s to @k; 0, or -1 with the reason in @err. */
+static int sink_write(struct mdk_synth *s, struct synth_sink *k,
+		      const char *out, uint64_t *records, char *err, size_t len)
+{
+	const uint64_t *ids;
+	uint32_t win;
+	size_t i, n;
+	int ret;
+
+	while ((ret = mdk_synth_next(s, &win, &ids, &n, err, len)) > 0) {
+		*records += n;
+		if (k->csv) {
 			for (i = 0; i < n; i++)
-				fprintf(csv, "%u,%" PRIu64 "\n", win, ids[i]);
-		} else if (mdk_trace_writer_put(w, win, ids, n, 0, err,
-						sizeof(err))) {
-			ret = -1;
-			break;
+				fprintf(k->csv, "%u,%" PRIu64 "\n", win,
+					ids[i]);
+		} else if (mdk_trace_writer_put(k->w, win, ids, n, 0, err,
+						len)) {
+			return -1;
 		}
 	}
-	if (!ret && csv && (fflush(csv) || ferror(csv))) {
-		snprintf(err, sizeof(err), "%s: write error", out);
-		ret = -1;
+	if (!ret && k->csv && (fflush(k->csv) || ferror(k->csv))) {
+		snprintf(err, len, "%s: write error", out);
+		return -1;
 	}
-	if (!ret && w) {
-		ret = mdk_trace_writer_close(w, err, sizeof(err));
-		w = NULL;
+	if (!ret && k->w) {
+		ret = mdk_trace_writer_close(k->w, err, len);
+		k->w = NULL;
 	}
-	if (ret) {
+	return ret;
+}
+
+int mdkctl_cmd_synth(int argc, char **argv)
+{
+	struct synth_sink k = { 0 };
+	struct mdk_synth *s = NULL;
+	struct synth_opts o;
+	uint64_t records = 0;
+	char err[512];
+	int rc;
+
+	rc = parse_synth(argc, argv, &o);
+	if (rc)
+		goto out;
+	rc = synth_new(&o, &s);
+	if (rc)
+		goto out;
+	rc = 1;
+	if (sink_open(&o, &k))
+		goto out;
+	if (sink_write(s, &k, o.out, &records, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: %s\n", err);
-		if (w)
-			mdk_trace_writer_abort(w);
-		w = NULL;
-		unlink(out);
+		if (k.w)
+			mdk_trace_writer_abort(k.w);
+		k.w = NULL;
+		unlink(o.out);
 		goto out;
 	}
 	printf("%s: %u windows, %llu pages, %" PRIu64
 	       " records (%.1f%% of page-windows)\n",
-	       out, so.windows, (unsigned long long)so.pages, records,
-	       100.0 * (double)records / ((double)so.pages * so.windows));
+	       o.out, o.so.windows, (unsigned long long)o.so.pages, records,
+	       100.0 * (double)records / ((double)o.so.pages * o.so.windows));
 	rc = 0;
 out:
-	if (csv && fclose(csv) && !rc) {
-		perror(out);
+	if (k.csv && fclose(k.csv) && !rc) {
+		perror(o.out);
 		rc = 1;
 	}
 	mdk_synth_free(s);
-	free(gens);
+	free(o.gens);
 	return rc;
-usage:
-	free(gens);
-	return synth_usage();
 }

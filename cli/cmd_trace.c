@@ -28,7 +28,19 @@ static int trace_usage(void)
 	return 2;
 }
 
-static int trace_info(int argc, char **argv)
+struct info_opts {
+	unsigned int flags; /* MDK_TRACE_DENSE, and --partial */
+	bool json;
+	const char *trace;
+};
+
+/* What reading every window of a trace found. */
+struct info_stats {
+	uint64_t umin, umax; /* pages accessed in a window */
+	uint64_t nonempty, records, bytes;
+};
+
+static int parse_info(int argc, char **argv, struct info_opts *o)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -36,25 +48,17 @@ static int trace_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	unsigned int flags = MDK_TRACE_DENSE;
-	uint64_t umin = UINT64_MAX, umax = 0, nonempty = 0, records = 0;
-	const struct mdk_trace_info *info;
-	struct mdk_trace_reader *r;
-	struct mdk_trace_chunk c;
-	uint64_t u = 0, bytes = 0;
-	bool json = false;
-	char err[512];
-	struct stat st;
-	int opt, ret;
+	int opt;
 
+	*o = (struct info_opts){ .flags = MDK_TRACE_DENSE };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 'p':
-			flags |= MDK_TRACE_PARTIAL;
+			o->flags |= MDK_TRACE_PARTIAL;
 			break;
 		default:
 			return trace_usage();
@@ -62,96 +66,134 @@ static int trace_info(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return trace_usage();
-	if (mdk_trace_reader_open(argv[optind], flags, &r, err, sizeof(err))) {
-		fprintf(stderr, "mdkctl: %s\n", err);
-		return 1;
-	}
-	info = mdk_trace_reader_info(r);
-	/* Read every block: info also verifies the whole trace. */
+	o->trace = argv[optind];
+	return 0;
+}
+
+/* Read every block: info also verifies the whole trace.  0, or 1. */
+static int info_read(struct mdk_trace_reader *r, struct info_stats *s)
+{
+	struct mdk_trace_chunk c;
+	uint64_t u = 0;
+	char err[512];
+	int ret;
+
+	*s = (struct info_stats){ .umin = UINT64_MAX };
 	while ((ret = mdk_trace_reader_next(r, &c, err, sizeof(err))) > 0) {
 		u += c.n;
 		if (!c.window_end)
 			continue;
-		umin = u < umin ? u : umin;
-		umax = u > umax ? u : umax;
-		nonempty += u > 0;
-		records += u;
+		s->umin = u < s->umin ? u : s->umin;
+		s->umax = u > s->umax ? u : s->umax;
+		s->nonempty += u > 0;
+		s->records += u;
 		u = 0;
 	}
 	if (ret < 0) {
 		fprintf(stderr, "mdkctl: %s\n", err);
-		mdk_trace_reader_close(r);
 		return 1;
 	}
-	if (!stat(argv[optind], &st))
-		bytes = (uint64_t)st.st_size;
-	if (json) {
-		struct json_object *o = json_object_new_object(),
-				   *v = json_object_new_array_ext(2);
-
-		mdkd_json_add_str(o, "file", argv[optind]);
-		mdkd_json_push(v, json_object_new_uint64(info->version_major));
-		mdkd_json_push(v, json_object_new_uint64(info->version_minor));
-		mdkd_json_add(o, "version", v);
-		mdkd_json_add_double(o, "window_seconds",
-				     (double)info->window_us / 1e6);
-		mdkd_json_add_u64(o, "page_size", info->page_size);
-		mdkd_json_add_u64(o, "flags", info->flags);
-		mdkd_json_add_bool(o, "physical",
-				   info->flags & MDK_TRACE_F_PHYS);
-		mdkd_json_add_u64(o, "start_us", info->start_us);
-		mdkd_json_add_str(o, "description", info->desc);
-		mdkd_json_add_bool(o, "indexed", info->indexed);
-		mdkd_json_add_u64(o, "windows", mdk_trace_reader_windows(r));
-		mdkd_json_add_u64(o, "records", records);
-		mdkd_json_add_u64(o, "pages", mdk_trace_reader_pages(r));
-		mdkd_json_add_u64(o, "nonempty_windows", nonempty);
-		mdkd_json_add_u64(o, "min_accessed",
-				  umin == UINT64_MAX ? 0 : umin);
-		mdkd_json_add_u64(o, "max_accessed", umax);
-		mdkd_json_add_u64(o, "bytes", bytes);
-		if (mdkd_json_emit(o)) {
-			mdk_trace_reader_close(r);
-			return 1;
-		}
-	} else {
-		uint32_t W = mdk_trace_reader_windows(r);
-
-		printf("file         %s\n", argv[optind]);
-		printf("format       mdkt %u.%u, %s\n", info->version_major,
-		       info->version_minor,
-		       info->indexed ? "indexed" : "no index");
-		printf("description  %s\n", *info->desc ? info->desc : "-");
-		if (info->window_us)
-			printf("window       %g s\n",
-			       (double)info->window_us / 1e6);
-		else
-			printf("window       unknown\n");
-		if (info->page_size)
-			printf("page size    %u bytes%s\n", info->page_size,
-			       info->flags & MDK_TRACE_F_PHYS ?
-				       " (physical frames)" :
-				       "");
-		printf("windows      %u (%" PRIu64 " with accesses)\n", W,
-		       nonempty);
-		printf("records      %" PRIu64 " page accesses\n", records);
-		printf("pages        %" PRIu64 " distinct\n",
-		       (uint64_t)mdk_trace_reader_pages(r));
-		printf("accessed     %" PRIu64 " to %" PRIu64
-		       " pages a window, %.1f on average\n",
-		       umin == UINT64_MAX ? 0 : umin, umax,
-		       W ? (double)records / W : 0.0);
-		if (bytes)
-			printf("size         %" PRIu64
-			       " bytes (%.2f a record)\n",
-			       bytes,
-			       records ? (double)bytes / (double)records : 0.0);
-	}
-	mdk_trace_reader_close(r);
+	if (s->umin == UINT64_MAX)
+		s->umin = 0;
 	return 0;
 }
 
-static int trace_import(int argc, char **argv)
+static int info_json(const char *trace, struct mdk_trace_reader *r,
+		     const struct info_stats *s)
+{
+	const struct mdk_trace_info *info = mdk_trace_reader_info(r);
+	struct json_object *o = json_object_new_object(),
+			   *v = json_object_new_array_ext(2);
+
+	mdkd_json_add_str(o, "file", trace);
+	mdkd_json_push(v, json_object_new_uint64(info->version_major));
+	mdkd_json_push(v, json_object_new_uint64(info->version_minor));
+	mdkd_json_add(o, "version", v);
+	mdkd_json_add_double(o, "window_seconds",
+			     (double)info->window_us / 1e6);
+	mdkd_json_add_u64(o, "page_size", info->page_size);
+	mdkd_json_add_u64(o, "flags", info->flags);
+	mdkd_json_add_bool(o, "physical", info->flags & MDK_TRACE_F_PHYS);
+	mdkd_json_add_u64(o, "start_us", info->start_us);
+	mdkd_json_add_str(o, "description", info->desc);
+	mdkd_json_add_bool(o, "indexed", info->indexed);
+	mdkd_json_add_u64(o, "windows", mdk_trace_reader_windows(r));
+	mdkd_json_add_u64(o, "records", s->records);
+	mdkd_json_add_u64(o, "pages", mdk_trace_reader_pages(r));
+	mdkd_json_add_u64(o, "nonempty_windows", s->nonempty);
+	mdkd_json_add_u64(o, "min_accessed", s->umin);
+	mdkd_json_add_u64(o, "max_accessed", s->umax);
+	mdkd_json_add_u64(o, "bytes", s->bytes);
+	return mdkd_json_emit(o) ? 1 : 0;
+}
+
+static void info_text(const char *trace, struct mdk_trace_reader *r,
+		      const struct info_stats *s)
+{
+	const struct mdk_trace_info *info = mdk_trace_reader_info(r);
+	uint32_t W = mdk_trace_reader_windows(r);
+
+	printf("file         %s\n", trace);
+	printf("format       mdkt %u.%u, %s\n", info->version_major,
+	       info->version_minor, info->indexed ? "indexed" : "no index");
+	printf("description  %s\n", *info->desc ? info->desc : "-");
+	if (info->window_us)
+		printf("window       %g s\n", (double)info->window_us / 1e6);
+	else
+		printf("window       unknown\n");
+	if (info->page_size)
+		printf("page size    %u bytes%s\n", info->page_size,
+		       info->flags & MDK_TRACE_F_PHYS ? " (physical frames)" :
+							"");
+	printf("windows      %u (%" PRIu64 " with accesses)\n", W, s->nonempty);
+	printf("records      %" PRIu64 " page accesses\n", s->records);
+	printf("pages        %" PRIu64 " distinct\n",
+	       (uint64_t)mdk_trace_reader_pages(r));
+	printf("accessed     %" PRIu64 " to %" PRIu64
+	       " pages a window, %.1f on average\n",
+	       s->umin, s->umax, W ? (double)s->records / W : 0.0);
+	if (s->bytes)
+		printf("size         %" PRIu64 " bytes (%.2f a record)\n",
+		       s->bytes,
+		       s->records ? (double)s->bytes / (double)s->records :
+				    0.0);
+}
+
+static int trace_info(int argc, char **argv)
+{
+	struct mdk_trace_reader *r;
+	struct info_stats s;
+	struct info_opts o;
+	char err[512];
+	struct stat st;
+	int ret;
+
+	ret = parse_info(argc, argv, &o);
+	if (ret)
+		return ret;
+	if (mdk_trace_reader_open(o.trace, o.flags, &r, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return 1;
+	}
+	ret = info_read(r, &s);
+	if (ret)
+		goto out;
+	s.bytes = stat(o.trace, &st) ? 0 : (uint64_t)st.st_size;
+	if (o.json)
+		ret = info_json(o.trace, r, &s);
+	else
+		info_text(o.trace, r, &s);
+out:
+	mdk_trace_reader_close(r);
+	return ret;
+}
+
+struct import_opts {
+	struct mdk_trace_writer_opts wo;
+	const char *csv, *out;
+};
+
+static int parse_import(int argc, char **argv, struct import_opts *o)
 {
 	static const struct option opts[] = {
 		{ "window-seconds", required_argument, NULL, 'w' },
@@ -161,17 +203,17 @@ static int trace_import(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct mdk_trace_writer_opts wo = { .window_us = 30000000,
-					    .page_size = 4096 };
 	unsigned long long v;
-	char err[512];
 	int opt;
 
+	*o = (struct import_opts){
+		.wo = { .window_us = 30000000, .page_size = 4096 },
+	};
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w':
-			if (mdkd_parse_seconds(optarg, &wo.window_us)) {
+			if (mdkctl_parse_seconds(optarg, &o->wo.window_us)) {
 				fprintf(stderr,
 					"mdkctl: --window-seconds '%s': expected seconds (e.g. 30 or 0.5)\n",
 					optarg);
@@ -179,19 +221,19 @@ static int trace_import(int argc, char **argv)
 			}
 			break;
 		case 'p':
-			if (mdkd_parse_count(optarg, &v) || v > UINT32_MAX) {
+			if (mdkctl_parse_count(optarg, &v) || v > UINT32_MAX) {
 				fprintf(stderr,
 					"mdkctl: --page-size '%s': expected bytes (e.g. 4096 or 2M)\n",
 					optarg);
 				return 2;
 			}
-			wo.page_size = (uint32_t)v;
+			o->wo.page_size = (uint32_t)v;
 			break;
 		case 'P':
-			wo.flags |= MDK_TRACE_F_PHYS;
+			o->wo.flags |= MDK_TRACE_F_PHYS;
 			break;
 		case 'd':
-			wo.desc = optarg;
+			o->wo.desc = optarg;
 			break;
 		default:
 			return trace_usage();
@@ -199,34 +241,62 @@ static int trace_import(int argc, char **argv)
 	}
 	if (optind != argc - 2)
 		return trace_usage();
-	if (!wo.desc)
-		wo.desc = argv[optind];
-	if (mdk_trace_import_csv(argv[optind], argv[optind + 1], &wo, err,
-				 sizeof(err))) {
+	o->csv = argv[optind];
+	o->out = argv[optind + 1];
+	if (!o->wo.desc)
+		o->wo.desc = o->csv;
+	return 0;
+}
+
+static int trace_import(int argc, char **argv)
+{
+	struct import_opts o;
+	char err[512];
+	int ret;
+
+	ret = parse_import(argc, argv, &o);
+	if (ret)
+		return ret;
+	if (mdk_trace_import_csv(o.csv, o.out, &o.wo, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: %s\n", err);
 		return 1;
 	}
 	return 0;
 }
 
+struct export_opts {
+	const char *trace, *csv; /* csv NULL: stdout */
+};
+
+static int parse_export(int argc, char **argv, struct export_opts *o)
+{
+	if (argc < 2 || argc > 3 || argv[1][0] == '-')
+		return trace_usage();
+	o->trace = argv[1];
+	o->csv = argc == 3 && strcmp(argv[2], "-") ? argv[2] : NULL;
+	return 0;
+}
+
 static int trace_export(int argc, char **argv)
 {
+	struct export_opts o;
 	char err[512];
 	FILE *out = stdout;
 	int ret;
 
-	if (argc < 2 || argc > 3 || argv[1][0] == '-')
-		return trace_usage();
-	if (argc == 3 && strcmp(argv[2], "-")) {
-		out = fopen(argv[2], "we");
+	ret = parse_export(argc, argv, &o);
+	if (ret)
+		return ret;
+	if (o.csv) {
+		out = fopen(o.csv, "we");
 		if (!out) {
-			perror(argv[2]);
+			perror(o.csv);
 			return 1;
 		}
 	}
-	ret = mdk_trace_export_csv(argv[1], out, err, sizeof(err));
+	ret = mdk_trace_export_csv(o.trace, out, err, sizeof(err));
 	if (out != stdout && fclose(out) && !ret) {
-		snprintf(err, sizeof(err), "%s: write error", argv[2]);
+		snprintf(err, sizeof(err), "%s: write error", o.csv);
 		ret = -1;
 	}
 	if (ret) {
@@ -250,7 +320,7 @@ static const struct mdkctl_cmd trace_cmds[] = {
 	{ 0 },
 };
 
-int cmd_trace(int argc, char **argv)
+int mdkctl_cmd_trace(int argc, char **argv)
 {
 	return mdkctl_dispatch(trace_cmds, "trace", argc - 1, argv + 1);
 }

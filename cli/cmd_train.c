@@ -50,7 +50,78 @@ static void quality_text(const char *name, const struct mdk_lopp_quality *q)
 	       q->recall, q->auc);
 }
 
-int cmd_train(int argc, char **argv)
+struct train_opts {
+	struct mdk_lopp_train_opts lo;
+	const char *out, *trace;
+	bool json, has_rho;
+};
+
+/* One option into @o; 0, or 2 after a message (or the usage). */
+static int train_opt(int opt, const char *arg, struct train_opts *o)
+{
+	unsigned long long v;
+	char *e;
+
+	switch (opt) {
+	case 'r':
+		/* OPP keeps rho in parts per million (Documentation/mdk.rst) */
+		if (mdkctl_parse_fraction(arg, &o->lo.rho) ||
+		    fabs(o->lo.rho * 1e6 - round(o->lo.rho * 1e6)) > 1e-6) {
+			fprintf(stderr,
+				"mdkctl: --rho '%s': expected a rate such as 0.01 or 1%% (whole parts per million)\n",
+				arg);
+			return 2;
+		}
+		o->has_rho = true;
+		return 0;
+	case 'o':
+		o->out = arg;
+		return 0;
+	case 'H':
+		if (mdkctl_parse_fraction(arg, &o->lo.holdout) ||
+		    o->lo.holdout > 0.9) {
+			fprintf(stderr,
+				"mdkctl: --holdout '%s': expected a fraction of the windows from 0 to 0.9 (or 90%%)\n",
+				arg);
+			return 2;
+		}
+		return 0;
+	case 'n':
+		if (mdkctl_parse_count(arg, &v) || !v || v > (1ull << 30)) {
+			fprintf(stderr,
+				"mdkctl: --samples '%s': expected a row count from 1 to 1G (e.g. 512K)\n",
+				arg);
+			return 2;
+		}
+		o->lo.max_samples = (size_t)v;
+		return 0;
+	case 'C':
+		o->lo.C = strtod(arg, &e);
+		if (*e || e == arg || !(o->lo.C > 0) || !isfinite(o->lo.C)) {
+			fprintf(stderr,
+				"mdkctl: --cost '%s': expected a positive number (liblinear's C)\n",
+				arg);
+			return 2;
+		}
+		return 0;
+	case 't':
+		if (mdkctl_parse_fraction(arg, &o->lo.theta) ||
+		    !(o->lo.theta > 0)) {
+			fprintf(stderr,
+				"mdkctl: --theta '%s': expected a score threshold above 0 and at most 1\n",
+				arg);
+			return 2;
+		}
+		return 0;
+	case 'j':
+		o->json = true;
+		return 0;
+	}
+	return train_usage();
+}
+
+/* 0, or 2 after a message or the usage. */
+static int parse_train(int argc, char **argv, struct train_opts *o)
 {
 	static const struct option opts[] = {
 		{ "rho", required_argument, NULL, 'r' },
@@ -63,125 +134,83 @@ int cmd_train(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct mdk_lopp_train_opts o = { .holdout = 0.2, .theta = 0.5 };
-	struct mdk_lopp_train_report rep;
-	struct mdk_lopp_model *m = NULL;
-	const char *out = NULL, *trace;
-	bool json = false, has_rho = false;
-	unsigned long long v;
-	char err[512], *e;
-	int opt, rc = 1;
+	int opt, ret;
 
+	*o = (struct train_opts){ .lo = { .holdout = 0.2, .theta = 0.5 } };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			/* OPP keeps rho in parts per million (mdk-policy(7)) */
-			if (mdkd_parse_fraction(optarg, &o.rho) ||
-			    fabs(o.rho * 1e6 - round(o.rho * 1e6)) > 1e-6) {
-				fprintf(stderr,
-					"mdkctl: --rho '%s': expected a rate such as 0.01 or 1%% (whole parts per million)\n",
-					optarg);
-				return 2;
-			}
-			has_rho = true;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'H':
-			if (mdkd_parse_fraction(optarg, &o.holdout) ||
-			    o.holdout > 0.9) {
-				fprintf(stderr,
-					"mdkctl: --holdout '%s': expected a fraction of the windows from 0 to 0.9 (or 90%%)\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'n':
-			if (mdkd_parse_count(optarg, &v) || !v ||
-			    v > (1ull << 30)) {
-				fprintf(stderr,
-					"mdkctl: --samples '%s': expected a row count from 1 to 1G (e.g. 512K)\n",
-					optarg);
-				return 2;
-			}
-			o.max_samples = (size_t)v;
-			break;
-		case 'C':
-			o.C = strtod(optarg, &e);
-			if (*e || e == optarg || !(o.C > 0) || !isfinite(o.C)) {
-				fprintf(stderr,
-					"mdkctl: --cost '%s': expected a positive number (liblinear's C)\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 't':
-			if (mdkd_parse_fraction(optarg, &o.theta) ||
-			    !(o.theta > 0)) {
-				fprintf(stderr,
-					"mdkctl: --theta '%s': expected a score threshold above 0 and at most 1\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'j':
-			json = true;
-			break;
-		default:
-			return train_usage();
-		}
+		ret = train_opt(opt, optarg, o);
+		if (ret)
+			return ret;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "mdkctl: train: expected one TRACE\n");
 		return train_usage();
 	}
-	if (!has_rho || !out) {
+	if (!o->has_rho || !o->out) {
 		fprintf(stderr, "mdkctl: train: expected %s\n",
-			!has_rho ? "--rho R (the labels' OPP rate limit)" :
-				   "-o MODEL (the model file to write)");
+			!o->has_rho ? "--rho R (the labels' OPP rate limit)" :
+				      "-o MODEL (the model file to write)");
 		return train_usage();
 	}
-	trace = argv[optind];
-	if (mdk_lopp_train(trace, &o, &m, &rep, err, sizeof(err))) {
+	o->trace = argv[optind];
+	return 0;
+}
+
+/* The fit and its quality as JSON or text; 0, or 1 if not written. */
+static int train_report(const struct train_opts *o,
+			const struct mdk_lopp_train_report *rep)
+{
+	if (o->json) {
+		struct json_object *j = json_object_new_object();
+
+		mdkd_json_add_str(j, "trace", o->trace);
+		mdkd_json_add_str(j, "model", o->out);
+		mdkd_json_add_double(j, "rho", o->lo.rho);
+		mdkd_json_add_double(j, "theta", o->lo.theta);
+		mdkd_json_add_double(j, "holdout", o->lo.holdout);
+		mdkd_json_add_u64(j, "windows", rep->windows);
+		mdkd_json_add_u64(j, "split", rep->split);
+		mdkd_json_add_u64(j, "intervals", rep->intervals);
+		mdkd_json_add_double(j, "sample", rep->sample);
+		mdkd_json_add(j, "train", quality_json(&rep->train));
+		mdkd_json_add(j, "test", quality_json(&rep->test));
+		return mdkd_json_emit(j) ? 1 : 0;
+	}
+	printf("%s: %u windows, %" PRIu64
+	       " intervals, %.1f%% of pages sampled; windows %u.. held out\n",
+	       o->trace, rep->windows, rep->intervals, 100 * rep->sample,
+	       rep->split);
+	printf("%-8s %10s %10s %10s %10s %10s %9s %9s %9s\n", "set", "rows",
+	       "reclaim", "tp", "fp", "fn", "precision", "recall", "auc");
+	quality_text("train", &rep->train);
+	quality_text("held-out", &rep->test);
+	printf("model: %s (OPP rho %g, decisions at theta %g)\n", o->out,
+	       o->lo.rho, o->lo.theta);
+	return 0;
+}
+
+int mdkctl_cmd_train(int argc, char **argv)
+{
+	struct mdk_lopp_train_report rep;
+	struct mdk_lopp_model *m = NULL;
+	struct train_opts o;
+	char err[512];
+	int rc;
+
+	rc = parse_train(argc, argv, &o);
+	if (rc)
+		return rc;
+	if (mdk_lopp_train(o.trace, &o.lo, &m, &rep, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: train: %s\n", err);
 		return 1;
 	}
-	if (mdk_lopp_model_write(m, out, err, sizeof(err))) {
+	rc = 1;
+	if (mdk_lopp_model_write(m, o.out, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: train: %s\n", err);
 		goto out;
 	}
-	if (json) {
-		struct json_object *j = json_object_new_object();
-
-		mdkd_json_add_str(j, "trace", trace);
-		mdkd_json_add_str(j, "model", out);
-		mdkd_json_add_double(j, "rho", o.rho);
-		mdkd_json_add_double(j, "theta", o.theta);
-		mdkd_json_add_double(j, "holdout", o.holdout);
-		mdkd_json_add_u64(j, "windows", rep.windows);
-		mdkd_json_add_u64(j, "split", rep.split);
-		mdkd_json_add_u64(j, "intervals", rep.intervals);
-		mdkd_json_add_double(j, "sample", rep.sample);
-		mdkd_json_add(j, "train", quality_json(&rep.train));
-		mdkd_json_add(j, "test", quality_json(&rep.test));
-		if (mdkd_json_emit(j))
-			goto out;
-	} else {
-		printf("%s: %u windows, %" PRIu64
-		       " intervals, %.1f%% of pages sampled; windows %u.. held out\n",
-		       trace, rep.windows, rep.intervals, 100 * rep.sample,
-		       rep.split);
-		printf("%-8s %10s %10s %10s %10s %10s %9s %9s %9s\n", "set",
-		       "rows", "reclaim", "tp", "fp", "fn", "precision",
-		       "recall", "auc");
-		quality_text("train", &rep.train);
-		quality_text("held-out", &rep.test);
-		printf("model: %s (OPP rho %g, decisions at theta %g)\n", out,
-		       o.rho, o.theta);
-	}
-	rc = 0;
+	rc = train_report(&o, &rep);
 out:
 	mdk_lopp_model_free(m);
 	return rc;

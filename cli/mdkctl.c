@@ -13,34 +13,36 @@
 #include "client.h"
 #include "mdkctl.h"
 
-const char *mdkctl_socket = MDKD_SOCKET_DEFAULT;
+const char *mdkctl_socket = MDKCTL_SOCKET_DEFAULT;
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct mdkctl_cmd mdkctl_cmds[] = {
 	{ "help", cmd_help, "show this help" },
-	{ "status", cmd_status,
+	{ "status", mdkctl_cmd_status,
 	  "what mdkd does: managed cgroups and their metrics" },
-	{ "set", cmd_set, "change settings of a managed cgroup at runtime" },
-	{ "cgroup", cmd_cgroup,
+	{ "set", mdkctl_cmd_set,
+	  "change settings of a managed cgroup at runtime" },
+	{ "cgroup", mdkctl_cmd_cgroup,
 	  "create, attach to, list and release managed cgroups" },
 	{ "version", cmd_version, "print the versions of mdkctl and libmdk" },
-	{ "pool", cmd_pool, "the CMM-MP memory pool of cmm_mp.ko" },
-	{ "swarm", cmd_swarm, "SWARM-KV: bench, checked stress" },
-	{ "trace", cmd_trace, "access-bit traces: info, import, export" },
-	{ "synth", cmd_synth, "write a seeded synthetic trace" },
-	{ "mpc", cmd_mpc,
+	{ "pool", mdkctl_cmd_pool, "the CMM-MP memory pool of cmm_mp.ko" },
+	{ "swarm", mdkctl_cmd_swarm, "SWARM-KV: bench, checked stress" },
+	{ "trace", mdkctl_cmd_trace,
+	  "access-bit traces: info, import, export" },
+	{ "synth", mdkctl_cmd_synth, "write a seeded synthetic trace" },
+	{ "mpc", mdkctl_cmd_mpc,
 	  "memory performance curves of policies over a trace" },
-	{ "simulate", cmd_simulate,
+	{ "simulate", mdkctl_cmd_simulate,
 	  "simulate policy settings exactly over a trace" },
-	{ "train", cmd_train,
+	{ "train", mdkctl_cmd_train,
 	  "fit an L-OPP model to OPP's decisions over a trace" },
-	{ "mrc", cmd_mrc,
+	{ "mrc", mdkctl_cmd_mrc,
 	  "LRU and OPT miss-ratio curves of a reference string" },
-	{ "sample", cmd_sample,
+	{ "sample", mdkctl_cmd_sample,
 	  "sample the pages a cgroup or processes access, per window" },
-	{ "record", cmd_record,
+	{ "record", mdkctl_cmd_record,
 	  "record those pages as an access-bit trace (.mdkt)" },
 	{ 0 },
 };

@@ -21,26 +21,44 @@ struct mdkctl_cmd {
 int mdkctl_dispatch(const struct mdkctl_cmd *cmds, const char *what, int argc,
 		    char **argv);
 
+/*
+ * Every command (or verb) takes one shape, in cli/cmd_<object>.c, or in
+ * cli/<object>/ for a big one:
+ *
+ *   struct <cmd>_opts    its options and operands, their defaults set in
+ *                        one place;
+ *   parse_<cmd>()        static int parse_<cmd>(int argc, char **argv,
+ *                        struct <cmd>_opts *o): getopt_long() into @o;
+ *                        returns 0 to go on, the exit status after a
+ *                        message or the usage, or MDKCTL_DONE once --help
+ *                        was printed (the command then exits 0);
+ *   the work             in functions of its own, the entry only calls
+ *                        them in order;
+ *   one cleanup path     an entry that holds something frees it after
+ *                        one "out:" label, on success and failure alike.
+ */
+#define MDKCTL_DONE (-1)
+
 /* The control socket of mdkd: -s SOCKET, or the default. */
 extern const char *mdkctl_socket;
 
 /* mdkctl objects (cli/cmd_<object>.c). */
-int cmd_pool(int argc, char **argv);
-int cmd_swarm(int argc, char **argv);
+int mdkctl_cmd_pool(int argc, char **argv);
+int mdkctl_cmd_swarm(int argc, char **argv);
 /*
  * The Memory Designer's Kit: cmd_trace.c, cmd_synth.c, cmd_mpc.c,
- * cmd_train.c, cmd_mrc.c
+ * cmd_simulate.c, cmd_train.c, cmd_mrc.c
  */
-int cmd_trace(int argc, char **argv);
-int cmd_synth(int argc, char **argv);
-int cmd_mpc(int argc, char **argv);
-int cmd_simulate(int argc, char **argv);
-int cmd_mrc(int argc, char **argv);
-int cmd_train(int argc, char **argv);
-int cmd_status(int argc, char **argv);
-int cmd_set(int argc, char **argv);
-int cmd_cgroup(int argc, char **argv);
-int cmd_sample(int argc, char **argv);
-int cmd_record(int argc, char **argv);
+int mdkctl_cmd_trace(int argc, char **argv);
+int mdkctl_cmd_synth(int argc, char **argv);
+int mdkctl_cmd_mpc(int argc, char **argv);
+int mdkctl_cmd_simulate(int argc, char **argv);
+int mdkctl_cmd_mrc(int argc, char **argv);
+int mdkctl_cmd_train(int argc, char **argv);
+int mdkctl_cmd_status(int argc, char **argv);
+int mdkctl_cmd_set(int argc, char **argv);
+int mdkctl_cmd_cgroup(int argc, char **argv);
+int mdkctl_cmd_sample(int argc, char **argv);
+int mdkctl_cmd_record(int argc, char **argv);
 
 #endif /* MDKCTL_H */

@@ -92,7 +92,7 @@ static int parse_point(struct json_object *a, const char *policy,
 }
 
 static int parse_rates(struct json_object *o, const char *k,
-		       struct mdkd_live_rates *r, char *err, size_t errlen)
+		       struct mdkctl_live_rates *r, char *err, size_t errlen)
 {
 	struct json_object *v = get(o, k, json_type_object);
 	char where[64];
@@ -113,7 +113,7 @@ static int parse_rates(struct json_object *o, const char *k,
 	return 0;
 }
 
-void mdkd_live_mpc_free(struct mdkd_live_mpc *m)
+void mdkctl_live_mpc_free(struct mdkctl_live_mpc *m)
 {
 	size_t i;
 
@@ -126,12 +126,147 @@ void mdkd_live_mpc_free(struct mdkd_live_mpc *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
-			char *err, size_t errlen)
+/* The cgroup, its back end, the windows and the target; 0 or -EINVAL. */
+static int parse_head(struct json_object *live, struct mdkctl_live_mpc *m,
+		      char *err, size_t errlen)
 {
-	struct json_object *run, *pred, *pols, *hd, *v;
-	double d;
-	size_t i, k;
+	double lo, hi, horizon;
+
+	if (get_str(live, "", "cgroup", false, &m->cgroup, err, errlen) ||
+	    get_str(live, "", "backend", false, &m->backend, err, errlen) ||
+	    get_num(live, "", "window_s", &m->window_s, err, errlen) ||
+	    get_num(live, "", "target_rate", &m->target_rate, err, errlen) ||
+	    get_num(live, "", "lo", &lo, err, errlen) ||
+	    get_num(live, "", "hi", &hi, err, errlen) ||
+	    get_num(live, "", "horizon", &horizon, err, errlen))
+		return -EINVAL;
+	m->lo = (unsigned long long)lo;
+	m->hi = (unsigned long long)hi;
+	m->horizon = (unsigned long long)horizon;
+	return 0;
+}
+
+/* What runs and its predicted point; 0 or -EINVAL. */
+static int parse_running(struct json_object *live, struct mdkctl_live_mpc *m,
+			 char *err, size_t errlen)
+{
+	struct json_object *run, *pred, *v;
+
+	run = get(live, "running", json_type_object);
+	if (!run)
+		return mdk_err(err, errlen, -EINVAL,
+			       "running: expected an object");
+	if (get_str(run, "running.", "setting", true, &m->setting, err,
+		    errlen) ||
+	    get_str(run, "running.", "reason", false, &m->reason, err, errlen))
+		return -EINVAL;
+	v = get(run, "auto_tune", json_type_boolean);
+	m->auto_tune = v && json_object_get_boolean(v);
+	if (json_object_object_get_ex(run, "predicted", &pred) && pred) {
+		if (parse_point(pred, "", &m->predicted))
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"running.predicted: expected 9 numbers (p2 may be null)");
+		m->have_predicted = true;
+	}
+	return 0;
+}
+
+/* OPP's best setting within the target, when evaluated; 0 or -EINVAL. */
+static int parse_headroom(struct json_object *live, struct mdkctl_live_mpc *m,
+			  char *err, size_t errlen)
+{
+	struct json_object *hd = get(live, "opp_headroom", json_type_object);
+
+	if (!hd)
+		return 0;
+	if (get_str(hd, "opp_headroom.", "opp", false, &m->opp_setting, err,
+		    errlen) ||
+	    get_num(hd, "opp_headroom.", "opp_savings", &m->opp_savings, err,
+		    errlen))
+		return -EINVAL;
+	m->have_opp = true;
+	if (get(hd, "headroom", json_type_double)) {
+		get_num(hd, "", "headroom", &m->headroom, err, errlen);
+		m->have_headroom = true;
+	}
+	return 0;
+}
+
+/* Policy @i of @pols: its name and points; 0, -EINVAL or -ENOMEM. */
+static int parse_policy(struct json_object *pols, size_t i,
+			struct mdkctl_live_mpc *m, char *err, size_t errlen)
+{
+	struct json_object *po = json_object_array_get_idx(pols, i), *a;
+	char where[48];
+	size_t n, k;
+
+	snprintf(where, sizeof(where), "policies[%zu].", i);
+	if (get_str(po, where, "policy", false, &m->names[i], err, errlen))
+		return -EINVAL;
+	a = get(po, "points", json_type_array);
+	if (!a)
+		return mdk_err(err, errlen, -EINVAL,
+			       "%spoints: expected an array", where);
+	n = json_object_array_length(a);
+	m->pts[i] = calloc(n ? n : 1, sizeof(**m->pts));
+	if (!m->pts[i]) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (k = 0; k < n; k++)
+		if (parse_point(json_object_array_get_idx(a, k), m->names[i],
+				&m->pts[i][k]))
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"%spoints[%zu]: expected 9 numbers (p2 may be null)",
+				where, k);
+	m->npts[i] = n;
+	return 0;
+}
+
+/* Every policy's curve; 0, -EINVAL or -ENOMEM. */
+static int parse_policies(struct json_object *live, struct mdkctl_live_mpc *m,
+			  char *err, size_t errlen)
+{
+	struct json_object *pols = get(live, "policies", json_type_array);
+	size_t i;
+	int ret;
+
+	if (!pols)
+		return mdk_err(err, errlen, -EINVAL,
+			       "policies: expected an array");
+	m->npolicies = json_object_array_length(pols);
+	m->names = calloc(m->npolicies + 1, sizeof(*m->names));
+	m->pts = calloc(m->npolicies + 1, sizeof(*m->pts));
+	m->npts = calloc(m->npolicies + 1, sizeof(*m->npts));
+	if (!m->names || !m->pts || !m->npts) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->npolicies; i++) {
+		ret = parse_policy(pols, i, m, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The running setting's policy name, for its CSV row. */
+static void name_predicted(struct mdkctl_live_mpc *m)
+{
+	const char *colon = m->setting ? strchr(m->setting, ':') : NULL;
+
+	for (size_t i = 0; colon && i < m->npolicies; i++)
+		if (strlen(m->names[i]) == (size_t)(colon - m->setting) &&
+		    !strncmp(m->names[i], m->setting,
+			     (size_t)(colon - m->setting)))
+			m->predicted.policy = m->names[i];
+}
+
+int mdkctl_live_mpc_parse(struct json_object *live, struct mdkctl_live_mpc *m,
+			  char *err, size_t errlen)
+{
 	int ret;
 
 	memset(m, 0, sizeof(*m));
@@ -139,121 +274,23 @@ int mdkd_live_mpc_parse(struct json_object *live, struct mdkd_live_mpc *m,
 		return mdk_err(err, errlen, -EINVAL,
 			       "live: expected an object");
 	m->doc = json_object_get(live);
-	ret = get_str(live, "", "cgroup", false, &m->cgroup, err, errlen) ||
-	      get_str(live, "", "backend", false, &m->backend, err, errlen) ||
-	      get_num(live, "", "window_s", &m->window_s, err, errlen) ||
-	      get_num(live, "", "target_rate", &m->target_rate, err, errlen);
-	if (ret)
-		goto bad;
-	if (get_num(live, "", "lo", &d, err, errlen))
-		goto bad;
-	m->lo = (unsigned long long)d;
-	if (get_num(live, "", "hi", &d, err, errlen))
-		goto bad;
-	m->hi = (unsigned long long)d;
-	if (get_num(live, "", "horizon", &d, err, errlen))
-		goto bad;
-	m->horizon = (unsigned long long)d;
-
-	run = get(live, "running", json_type_object);
-	if (!run) {
-		mdk_err(err, errlen, -EINVAL, "running: expected an object");
-		goto bad;
+	ret = parse_head(live, m, err, errlen);
+	if (!ret)
+		ret = parse_running(live, m, err, errlen);
+	if (!ret && (parse_rates(live, "measured", &m->measured, err, errlen) ||
+		     parse_rates(live, "acted", &m->acted, err, errlen) ||
+		     get_str(live, "", "measured_source", false,
+			     &m->measured_source, err, errlen)))
+		ret = -EINVAL;
+	if (!ret)
+		ret = parse_headroom(live, m, err, errlen);
+	if (!ret)
+		ret = parse_policies(live, m, err, errlen);
+	if (ret) {
+		mdkctl_live_mpc_free(m);
+		return ret;
 	}
-	if (get_str(run, "running.", "setting", true, &m->setting, err,
-		    errlen) ||
-	    get_str(run, "running.", "reason", false, &m->reason, err, errlen))
-		goto bad;
-	v = get(run, "auto_tune", json_type_boolean);
-	m->auto_tune = v && json_object_get_boolean(v);
-	if (json_object_object_get_ex(run, "predicted", &pred) && pred) {
-		if (parse_point(pred, "", &m->predicted)) {
-			mdk_err(err, errlen, -EINVAL,
-				"running.predicted: expected 9 numbers (p2 may be null)");
-			goto bad;
-		}
-		m->have_predicted = true;
-	}
-	if (parse_rates(live, "measured", &m->measured, err, errlen) ||
-	    parse_rates(live, "acted", &m->acted, err, errlen))
-		goto bad;
-	if (get_str(live, "", "measured_source", false, &m->measured_source,
-		    err, errlen))
-		goto bad;
-
-	hd = get(live, "opp_headroom", json_type_object);
-	if (hd) {
-		if (get_str(hd, "opp_headroom.", "opp", false, &m->opp_setting,
-			    err, errlen) ||
-		    get_num(hd, "opp_headroom.", "opp_savings", &m->opp_savings,
-			    err, errlen))
-			goto bad;
-		m->have_opp = true;
-		if (get(hd, "headroom", json_type_double)) {
-			get_num(hd, "", "headroom", &m->headroom, err, errlen);
-			m->have_headroom = true;
-		}
-	}
-
-	pols = get(live, "policies", json_type_array);
-	if (!pols) {
-		mdk_err(err, errlen, -EINVAL, "policies: expected an array");
-		goto bad;
-	}
-	m->npolicies = json_object_array_length(pols);
-	m->names = calloc(m->npolicies + 1, sizeof(*m->names));
-	m->pts = calloc(m->npolicies + 1, sizeof(*m->pts));
-	m->npts = calloc(m->npolicies + 1, sizeof(*m->npts));
-	if (!m->names || !m->pts || !m->npts) {
-		mdkd_live_mpc_free(m);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->npolicies; i++) {
-		struct json_object *po = json_object_array_get_idx(pols, i), *a;
-		char where[48];
-		size_t n;
-
-		snprintf(where, sizeof(where), "policies[%zu].", i);
-		if (get_str(po, where, "policy", false, &m->names[i], err,
-			    errlen))
-			goto bad;
-		a = get(po, "points", json_type_array);
-		if (!a) {
-			mdk_err(err, errlen, -EINVAL,
-				"%spoints: expected an array", where);
-			goto bad;
-		}
-		n = json_object_array_length(a);
-		m->pts[i] = calloc(n ? n : 1, sizeof(**m->pts));
-		if (!m->pts[i]) {
-			mdkd_live_mpc_free(m);
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		for (k = 0; k < n; k++)
-			if (parse_point(json_object_array_get_idx(a, k),
-					m->names[i], &m->pts[i][k])) {
-				mdk_err(err, errlen, -EINVAL,
-					"%spoints[%zu]: expected 9 numbers (p2 may be null)",
-					where, k);
-				goto bad;
-			}
-		m->npts[i] = n;
-	}
-	if (m->have_predicted) {
-		/* The running setting's policy name, for its CSV row. */
-		const char *colon = m->setting ? strchr(m->setting, ':') : NULL;
-
-		for (i = 0; colon && i < m->npolicies; i++)
-			if (strlen(m->names[i]) ==
-				    (size_t)(colon - m->setting) &&
-			    !strncmp(m->names[i], m->setting,
-				     (size_t)(colon - m->setting)))
-				m->predicted.policy = m->names[i];
-	}
+	if (m->have_predicted)
+		name_predicted(m);
 	return 0;
-bad:
-	mdkd_live_mpc_free(m);
-	return -EINVAL;
 }

@@ -7,8 +7,8 @@
 
 #include "parse.h"
 
-int mdkd_parse_u64(const char *s, int base, uint64_t min, uint64_t max,
-		   uint64_t *out)
+int mdkctl_parse_u64(const char *s, int base, uint64_t min, uint64_t max,
+		     uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
@@ -26,7 +26,7 @@ int mdkd_parse_u64(const char *s, int base, uint64_t min, uint64_t max,
 	return 0;
 }
 
-int mdkd_parse_count(const char *s, unsigned long long *out)
+int mdkctl_parse_count(const char *s, unsigned long long *out)
 {
 	unsigned long long v, mul = 1;
 	char *e;
@@ -60,7 +60,7 @@ int mdkd_parse_count(const char *s, unsigned long long *out)
 	return 0;
 }
 
-int mdkd_parse_fraction(const char *s, double *out)
+int mdkctl_parse_fraction(const char *s, double *out)
 {
 	char *e;
 	double v;
@@ -79,7 +79,7 @@ int mdkd_parse_fraction(const char *s, double *out)
 	return 0;
 }
 
-int mdkd_parse_seconds(const char *s, uint64_t *us)
+int mdkctl_parse_seconds(const char *s, uint64_t *us)
 {
 	double secs;
 	char *end;
@@ -91,7 +91,7 @@ int mdkd_parse_seconds(const char *s, uint64_t *us)
 	return 0;
 }
 
-int mdkd_parse_time(const char *s, uint64_t max_ns, uint64_t *ns)
+int mdkctl_parse_time(const char *s, uint64_t max_ns, uint64_t *ns)
 {
 	double v, unit = 1e9;
 	char *end;
@@ -116,7 +116,7 @@ int mdkd_parse_time(const char *s, uint64_t max_ns, uint64_t *ns)
 	return 0;
 }
 
-int mdkd_parse_window(const char *s, uint64_t *ns)
+int mdkctl_parse_window(const char *s, uint64_t *ns)
 {
-	return mdkd_parse_time(s, 86400ULL * 1000000000ULL, ns);
+	return mdkctl_parse_time(s, 86400ULL * 1000000000ULL, ns);
 }

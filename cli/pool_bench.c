@@ -124,10 +124,10 @@ static double on_node(char *buf, uint64_t bytes, int node)
  * interleaved over the nodes, so that no node is favoured by going first
  * (a warming emulator, a noisy neighbour).
  */
-static int measure_row(struct mdk_pool_bench *b, int c, char *err,
+static int measure_row(struct mdkctl_pool_bench *b, int c, char *err,
 		       size_t errlen)
 {
-	struct mdk_pool_bench_cell *row = &b->cells[c * b->nr_mem];
+	struct mdkctl_pool_bench_cell *row = &b->cells[c * b->nr_mem];
 	char **bufs = calloc(b->nr_mem, sizeof(*bufs));
 	long long free_bytes;
 	unsigned int r;
@@ -187,9 +187,9 @@ out:
 	return ret;
 }
 
-int mdk_pool_bench_run(struct mdk_pool_bench *b, uint64_t bytes,
-		       unsigned int rounds, int pool_node, char *err,
-		       size_t errlen)
+int mdkctl_pool_bench_run(struct mdkctl_pool_bench *b, uint64_t bytes,
+			  unsigned int rounds, int pool_node, char *err,
+			  size_t errlen)
 {
 	int max, node, c, ret = -ENOMEM;
 	struct bitmask *cpus;
@@ -236,11 +236,11 @@ int mdk_pool_bench_run(struct mdk_pool_bench *b, uint64_t bytes,
 err:
 	if (cpus)
 		numa_free_cpumask(cpus);
-	mdk_pool_bench_free(b);
+	mdkctl_pool_bench_free(b);
 	return ret;
 }
 
-void mdk_pool_bench_free(struct mdk_pool_bench *b)
+void mdkctl_pool_bench_free(struct mdkctl_pool_bench *b)
 {
 	free(b->cpu_nodes);
 	free(b->mem_nodes);

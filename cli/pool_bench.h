@@ -4,15 +4,15 @@
  * CPUs of each NUMA node to the memory of each node, as Intel MLC's
  * latency and bandwidth matrices (mdkctl pool bench).
  */
-#ifndef MDK_POOL_BENCH_H
-#define MDK_POOL_BENCH_H
+#ifndef MDKCTL_POOL_BENCH_H
+#define MDKCTL_POOL_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /**
- * struct mdk_pool_bench_cell - one (CPU node, memory node) measurement.
+ * struct mdkctl_pool_bench_cell - one (CPU node, memory node) measurement.
  * @measured: false when the memory node has no memory.
  * @latency_ns: mean load-to-load latency of a random pointer chase, best
  *	round, in ns.
@@ -20,7 +20,7 @@
  * @on_node: fraction of the buffer's sampled pages found on the memory
  *	node (move_pages(2)).
  */
-struct mdk_pool_bench_cell {
+struct mdkctl_pool_bench_cell {
 	bool measured;
 	double latency_ns;
 	double read_mbps;
@@ -28,7 +28,7 @@ struct mdk_pool_bench_cell {
 };
 
 /**
- * struct mdk_pool_bench - the matrices.
+ * struct mdkctl_pool_bench - the matrices.
  * @bytes: buffer size per measurement.
  * @rounds: rounds per measurement (the best is kept).
  * @pool_node: the CMM-MP node, or -1.
@@ -38,7 +38,7 @@ struct mdk_pool_bench_cell {
  * @mem_nodes: their ids.
  * @cells: nr_cpu x nr_mem, row-major.
  */
-struct mdk_pool_bench {
+struct mdkctl_pool_bench {
 	uint64_t bytes;
 	unsigned int rounds;
 	int pool_node;
@@ -46,17 +46,17 @@ struct mdk_pool_bench {
 	int *cpu_nodes;
 	int nr_mem;
 	int *mem_nodes;
-	struct mdk_pool_bench_cell *cells;
+	struct mdkctl_pool_bench_cell *cells;
 };
 
 /*
- * mdk_pool_bench_run() - measure every (CPU node, memory node) pair with a
+ * mdkctl_pool_bench_run() - measure every (CPU node, memory node) pair with a
  * buffer of @bytes, @rounds times each; @pool_node (or -1) is listed even
  * without memory.  Returns 0, or -errno with a message in @err.
  */
-int mdk_pool_bench_run(struct mdk_pool_bench *b, uint64_t bytes,
-		       unsigned int rounds, int pool_node, char *err,
-		       size_t errlen);
-void mdk_pool_bench_free(struct mdk_pool_bench *b);
+int mdkctl_pool_bench_run(struct mdkctl_pool_bench *b, uint64_t bytes,
+			  unsigned int rounds, int pool_node, char *err,
+			  size_t errlen);
+void mdkctl_pool_bench_free(struct mdkctl_pool_bench *b);
 
-#endif /* MDK_POOL_BENCH_H */
+#endif /* MDKCTL_POOL_BENCH_H */

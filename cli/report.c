@@ -27,7 +27,7 @@ static void put_param(FILE *f, const char *policy, double v, bool frac)
 		fprintf(f, "%.0f", v);
 }
 
-void mdkd_point_csv(FILE *f, const struct mdk_point *p)
+void mdkctl_point_csv(FILE *f, const struct mdk_point *p)
 {
 	fprintf(f, "%s,", p->policy);
 	put_param(f, p->policy, p->p1, false);
@@ -53,7 +53,7 @@ static const char *param_key(const char *policy, int which)
 	return which == 1 ? "p1" : "p2";
 }
 
-void mdkd_point_setting(const struct mdk_point *p, char *buf, size_t len)
+void mdkctl_point_setting(const struct mdk_point *p, char *buf, size_t len)
 {
 	if (is_fraction_policy(p->policy) && p->has_p2)
 		snprintf(buf, len, "%s:%s=%g,%s=%.0f", p->policy,
@@ -86,12 +86,12 @@ static void add_member(struct json_object *o, const char *key,
 		json_object_put(v);
 }
 
-struct json_object *mdkd_point_json(const struct mdk_point *p)
+struct json_object *mdkctl_point_json(const struct mdk_point *p)
 {
 	struct json_object *o = json_object_new_object();
 	char set[64];
 
-	mdkd_point_setting(p, set, sizeof(set));
+	mdkctl_point_setting(p, set, sizeof(set));
 	add_member(o, "policy", json_object_new_string(p->policy));
 	add_member(o, "setting", json_object_new_string(set));
 	add_member(o, "p1", mdkd_json_double(p->p1));
@@ -107,7 +107,7 @@ struct json_object *mdkd_point_json(const struct mdk_point *p)
 	return o;
 }
 
-/* The points of an array made by mdkd_points_json(). */
+/* The points of an array made by mdkctl_points_json(). */
 struct points_ref {
 	const struct mdk_point *pts;
 	size_t n;
@@ -127,7 +127,7 @@ static int put_points(struct json_object *a, struct printbuf *pb, int level,
 	if (printbuf_memappend(pb, "[", 1) < 0)
 		return -1;
 	for (k = 0; k < r->n; k++) {
-		struct json_object *o = mdkd_point_json(&r->pts[k]);
+		struct json_object *o = mdkctl_point_json(&r->pts[k]);
 		const char *s;
 		size_t len;
 		int ret = -1;
@@ -143,7 +143,7 @@ static int put_points(struct json_object *a, struct printbuf *pb, int level,
 	return printbuf_memappend(pb, "]", 1);
 }
 
-struct json_object *mdkd_points_json(const struct mdk_point *pts, size_t n)
+struct json_object *mdkctl_points_json(const struct mdk_point *pts, size_t n)
 {
 	struct json_object *a = json_object_new_array();
 	struct points_ref *r = malloc(sizeof(*r));
@@ -159,13 +159,13 @@ struct json_object *mdkd_points_json(const struct mdk_point *pts, size_t n)
 	return a;
 }
 
-void mdkd_mrc_csv(FILE *f, const struct mdk_mrc_point *p)
+void mdkctl_mrc_csv(FILE *f, const struct mdk_mrc_point *p)
 {
 	fprintf(f, "%s,%" PRIu64 ",%" PRIu64 ",%.10g\n", p->policy, p->size,
 		p->misses, p->miss_ratio);
 }
 
-struct json_object *mdkd_mrc_json(const struct mdk_mrc_point *p)
+struct json_object *mdkctl_mrc_json(const struct mdk_mrc_point *p)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -204,9 +204,9 @@ static const char *policy_colour(const char *name, size_t i)
 	return colours[(5 + i) % 8];
 }
 
-int mdkd_plot_mpc(const char *path, const char *title,
-		  const struct mdkd_curve *curves, size_t n, double target,
-		  char *err, size_t errlen)
+int mdkctl_plot_mpc(const char *path, const char *title,
+		    const struct mdkctl_curve *curves, size_t n, double target,
+		    char *err, size_t errlen)
 {
 	const char *ext = strrchr(path, '.'), *term;
 	FILE *gp;
@@ -299,8 +299,21 @@ int mdkd_plot_mpc(const char *path, const char *title,
 	return 0;
 }
 
-const char *mdkd_pct(double x, char *buf, size_t len)
+const char *mdkctl_pct(double x, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.3g%%", 100 * x);
 	return buf;
+}
+
+void mdkctl_point_human(const struct mdk_point *p)
+{
+	char set[64], a[16], b[16], c[16], d[16];
+
+	mdkctl_point_setting(p, set, sizeof(set));
+	printf("%-24s max %-8s mean %-8s p99 %-8s savings %-8s promotions %" PRIu64
+	       "\n",
+	       set, mdkctl_pct(p->max_rate, a, sizeof(a)),
+	       mdkctl_pct(p->mean_rate, b, sizeof(b)),
+	       mdkctl_pct(p->p99_rate, c, sizeof(c)),
+	       mdkctl_pct(p->savings, d, sizeof(d)), p->promotions);
 }

@@ -13,6 +13,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "mdkctl.h"
 #include "parse.h"
 #include "sampler_cli.h"
 
@@ -35,13 +36,13 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
-int sampler_cli_option(struct sampler_cli *c, int opt, const char *arg)
+int mdkctl_sampler_option(struct mdkctl_sampler *c, int opt, const char *arg)
 {
 	uint64_t v;
 
 	switch (opt) {
 	case 'w':
-		if (mdkd_parse_window(arg, &c->window_ns)) {
+		if (mdkctl_parse_window(arg, &c->window_ns)) {
 			fprintf(stderr,
 				"%s: --window '%s': expected N[ms|s|m|h] "
 				"between 1ms and 24h\n",
@@ -50,7 +51,7 @@ int sampler_cli_option(struct sampler_cli *c, int opt, const char *arg)
 		}
 		return 0;
 	case 't':
-		if (mdkd_parse_u64(arg, 10, 0, 65535, &v)) {
+		if (mdkctl_parse_u64(arg, 10, 0, 65535, &v)) {
 			fprintf(stderr,
 				"%s: --tier-node '%s': expected a NUMA node "
 				"number\n",
@@ -70,14 +71,14 @@ int sampler_cli_option(struct sampler_cli *c, int opt, const char *arg)
 		return 0;
 	case 'h':
 		c->usage(stdout);
-		return -1;
+		return MDKCTL_DONE;
 	default:
 		c->usage(stderr);
 		return 2;
 	}
 }
 
-int sampler_cli_args(struct sampler_cli *c, int argc, char **argv)
+int mdkctl_sampler_args(struct mdkctl_sampler *c, int argc, char **argv)
 {
 	if (optind != argc - 1) {
 		fprintf(stderr, "%s: %s\n", c->cmd,
@@ -90,7 +91,7 @@ int sampler_cli_args(struct sampler_cli *c, int argc, char **argv)
 	return 0;
 }
 
-int sampler_cli_target(struct sampler_cli *c)
+int mdkctl_sampler_target(struct mdkctl_sampler *c)
 {
 	switch (mdk_sampler_parse_target(c->target, c->cgroup,
 					 sizeof(c->cgroup), &c->pids,
@@ -110,7 +111,7 @@ int sampler_cli_target(struct sampler_cli *c)
 	}
 }
 
-int sampler_cli_open(struct sampler_cli *c)
+int mdkctl_sampler_open(struct mdkctl_sampler *c)
 {
 	struct mdk_sampler_opts opts = {
 		.cgroup = c->cgroup[0] ? c->cgroup : NULL,
@@ -134,7 +135,7 @@ int sampler_cli_open(struct sampler_cli *c)
 	return 0;
 }
 
-int sampler_cli_start(struct sampler_cli *c)
+int mdkctl_sampler_start(struct mdkctl_sampler *c)
 {
 	char msg[512];
 
@@ -145,8 +146,8 @@ int sampler_cli_start(struct sampler_cli *c)
 	return 0;
 }
 
-int sampler_cli_next(struct sampler_cli *c, uint64_t n,
-		     struct mdk_sampler_window *w)
+int mdkctl_sampler_next(struct mdkctl_sampler *c, uint64_t n,
+			struct mdk_sampler_window *w)
 {
 	struct timespec ts;
 	char msg[512];
@@ -154,11 +155,11 @@ int sampler_cli_next(struct sampler_cli *c, uint64_t n,
 	/*
 	 * Windows end on a fixed grid, so the time each takes to end does
 	 * not add up.  It starts at the first wait: what a caller sets up
-	 * after sampler_cli_start() (record opens its trace) lengthens
+	 * after mdkctl_sampler_start() (record opens its trace) lengthens
 	 * window 0, it never cuts it short.
 	 */
 	if (!c->next_ns)
-		c->next_ns = sampler_cli_clock_ns(CLOCK_MONOTONIC);
+		c->next_ns = mdkctl_sampler_clock_ns(CLOCK_MONOTONIC);
 	c->next_ns += c->window_ns;
 	ts.tv_sec = c->next_ns / 1000000000ULL;
 	ts.tv_nsec = c->next_ns % 1000000000ULL;
@@ -172,12 +173,12 @@ int sampler_cli_next(struct sampler_cli *c, uint64_t n,
 	return 0;
 }
 
-bool sampler_cli_stopped(void)
+bool mdkctl_sampler_stopped(void)
 {
 	return exiting;
 }
 
-int sampler_cli_write_procs(const struct sampler_cli *c)
+int mdkctl_sampler_write_procs(const struct mdkctl_sampler *c)
 {
 	int err;
 
@@ -192,7 +193,7 @@ int sampler_cli_write_procs(const struct sampler_cli *c)
 	return 0;
 }
 
-void sampler_cli_free(struct sampler_cli *c)
+void mdkctl_sampler_free(struct mdkctl_sampler *c)
 {
 	mdk_sampler_free(c->s);
 	c->s = NULL;
@@ -200,7 +201,7 @@ void sampler_cli_free(struct sampler_cli *c)
 	c->pids = NULL;
 }
 
-uint64_t sampler_cli_clock_ns(clockid_t clk)
+uint64_t mdkctl_sampler_clock_ns(clockid_t clk)
 {
 	struct timespec ts;
 

@@ -19,7 +19,7 @@
 
 #include "bpf/loader.h"
 
-struct sampler_cli {
+struct mdkctl_sampler {
 	const char *cmd; /* "mdkctl sample": what messages begin with */
 	void (*usage)(FILE *f);
 	const char *target;
@@ -36,27 +36,27 @@ struct sampler_cli {
 };
 
 /* The defaults: 30 s windows, no tier node. */
-#define SAMPLER_CLI_INIT(name, usage_fn)                             \
+#define MDKCTL_SAMPLER_INIT(name, usage_fn)                          \
 	{                                                            \
 		.cmd = (name), .usage = (usage_fn),                  \
 		.window_ns = 30ULL * 1000000000ULL, .tier_node = -1, \
 	}
 
 /*
- * sampler_cli_option() - take option @opt (a getopt_long() return) with
+ * mdkctl_sampler_option() - take option @opt (a getopt_long() return) with
  * argument @arg, or print the usage for --help or an unknown option.  The
  * options both commands take are, in their getopt_long() tables,
  *
  *	'w' --window TIME, 't' --tier-node NODE, 'F' --no-flush,
  *	'p' --procs FILE, 'v' --verbose, 'h' --help
  *
- * Returns 0, -1 after --help, or 2 after a message.
+ * Returns 0, MDKCTL_DONE (-1) after --help, or 2 after a message.
  */
-int sampler_cli_option(struct sampler_cli *c, int opt, const char *arg);
+int mdkctl_sampler_option(struct mdkctl_sampler *c, int opt, const char *arg);
 
 /* Those options' getopt_long() entries, for both commands' tables. */
 /* clang-format off */
-#define SAMPLER_CLI_LONG_OPTIONS				\
+#define MDKCTL_SAMPLER_LONG_OPTIONS				\
 	{ "window", required_argument, NULL, 'w' },		\
 	{ "tier-node", required_argument, NULL, 't' },		\
 	{ "no-flush", no_argument, NULL, 'F' },			\
@@ -66,48 +66,48 @@ int sampler_cli_option(struct sampler_cli *c, int opt, const char *arg);
 /* clang-format on */
 
 /*
- * sampler_cli_args() - take the target: the one argument left after the
+ * mdkctl_sampler_args() - take the target: the one argument left after the
  * options.  Returns 0, or 2 after a message and the usage.
  */
-int sampler_cli_args(struct sampler_cli *c, int argc, char **argv);
+int mdkctl_sampler_args(struct mdkctl_sampler *c, int argc, char **argv);
 
 /*
- * sampler_cli_target() - parse the target into a cgroup or PIDs.
+ * mdkctl_sampler_target() - parse the target into a cgroup or PIDs.
  * Returns 0, 1 for a missing cgroup or 2 for neither, after a message.
  */
-int sampler_cli_target(struct sampler_cli *c);
+int mdkctl_sampler_target(struct mdkctl_sampler *c);
 
 /*
- * sampler_cli_open() - load the sampler on the target, with libbpf's
+ * mdkctl_sampler_open() - load the sampler on the target, with libbpf's
  * messages only when verbose, and have SIGINT and SIGTERM stop the
- * command (sampler_cli_stopped()).  Returns 0, or 1 after a message.
+ * command (mdkctl_sampler_stopped()).  Returns 0, or 1 after a message.
  */
-int sampler_cli_open(struct sampler_cli *c);
+int mdkctl_sampler_open(struct mdkctl_sampler *c);
 
-/* sampler_cli_start() - begin window 0.  Returns 0, or 1 after a message. */
-int sampler_cli_start(struct sampler_cli *c);
+/* mdkctl_sampler_start() - begin window 0.  Returns 0, or 1 after a message. */
+int mdkctl_sampler_start(struct mdkctl_sampler *c);
 
 /*
- * sampler_cli_next() - wait until window @n ends, or a signal ends it
+ * mdkctl_sampler_next() - wait until window @n ends, or a signal ends it
  * early, and deliver it into @w.  Windows end every window_ns from the
  * first call.  Returns 0, or 1 after a message.
  */
-int sampler_cli_next(struct sampler_cli *c, uint64_t n,
-		     struct mdk_sampler_window *w);
+int mdkctl_sampler_next(struct mdkctl_sampler *c, uint64_t n,
+			struct mdk_sampler_window *w);
 
-/* sampler_cli_stopped() - whether SIGINT or SIGTERM came. */
-bool sampler_cli_stopped(void);
+/* mdkctl_sampler_stopped() - whether SIGINT or SIGTERM came. */
+bool mdkctl_sampler_stopped(void);
 
 /*
- * sampler_cli_write_procs() - write the --procs CSV, if asked for.
+ * mdkctl_sampler_write_procs() - write the --procs CSV, if asked for.
  * Returns 0, or 1 after a message.
  */
-int sampler_cli_write_procs(const struct sampler_cli *c);
+int mdkctl_sampler_write_procs(const struct mdkctl_sampler *c);
 
-/* sampler_cli_free() - free the sampler and the PIDs. */
-void sampler_cli_free(struct sampler_cli *c);
+/* mdkctl_sampler_free() - free the sampler and the PIDs. */
+void mdkctl_sampler_free(struct mdkctl_sampler *c);
 
-/* sampler_cli_clock_ns() - @clk's time in nanoseconds. */
-uint64_t sampler_cli_clock_ns(clockid_t clk);
+/* mdkctl_sampler_clock_ns() - @clk's time in nanoseconds. */
+uint64_t mdkctl_sampler_clock_ns(clockid_t clk);
 
 #endif /* MDKCTL_SAMPLER_CLI_H */

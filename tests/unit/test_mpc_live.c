@@ -33,21 +33,21 @@ static const char reply[] =
 	"\"opp_headroom\":{\"opp\":\"opp:rho=0.01\",\"opp_savings\":0.75,"
 	"\"running_savings\":0.5,\"headroom\":0.25}}";
 
-static int parse(const char *text, struct mdkd_live_mpc *m, char *err,
+static int parse(const char *text, struct mdkctl_live_mpc *m, char *err,
 		 size_t len)
 {
 	struct json_object *o = json_tokener_parse(text);
 	int ret;
 
 	ck_assert_ptr_nonnull(o);
-	ret = mdkd_live_mpc_parse(o, m, err, len);
+	ret = mdkctl_live_mpc_parse(o, m, err, len);
 	json_object_put(o); /* the parse holds its own reference */
 	return ret;
 }
 
 START_TEST(test_live_reply_parsed)
 {
-	struct mdkd_live_mpc m;
+	struct mdkctl_live_mpc m;
 	char err[256], buf[1024];
 	FILE *f;
 
@@ -77,12 +77,12 @@ START_TEST(test_live_reply_parsed)
 
 	f = fmemopen(buf, sizeof(buf), "w");
 	ck_assert_ptr_nonnull(f);
-	mdkd_point_csv(f, &m.pts[0][1]);
-	mdkd_point_csv(f, &m.pts[1][0]);
+	mdkctl_point_csv(f, &m.pts[0][1]);
+	mdkctl_point_csv(f, &m.pts[1][0]);
 	fclose(f);
 	ck_assert_msg(!strncmp(buf, "age,2,", 6) && strstr(buf, "\npace,1,1,"),
 		      "CSV rows: %s", buf);
-	mdkd_live_mpc_free(&m);
+	mdkctl_live_mpc_free(&m);
 }
 END_TEST
 
@@ -100,7 +100,7 @@ START_TEST(test_live_reply_without_setting)
 		"\"acted\":{\"windows\":0,\"promotions\":0,\"accessed\":0,"
 		"\"max_rate\":0,\"mean_rate\":0,\"p99_rate\":0},"
 		"\"policies\":[],\"opp_headroom\":null}";
-	struct mdkd_live_mpc m;
+	struct mdkctl_live_mpc m;
 	char err[256];
 
 	ck_assert_int_eq(parse(text, &m, err, sizeof(err)), 0);
@@ -108,7 +108,7 @@ START_TEST(test_live_reply_without_setting)
 	ck_assert(m.auto_tune && !m.have_predicted && !m.have_opp);
 	ck_assert_str_eq(m.reason, "warmup");
 	ck_assert_uint_eq(m.npolicies, 0);
-	mdkd_live_mpc_free(&m);
+	mdkctl_live_mpc_free(&m);
 }
 END_TEST
 
@@ -131,7 +131,7 @@ START_TEST(test_live_reply_errors_name_the_field)
 {
 	char text[sizeof(reply) + 64], err[256];
 	const char *at = strstr(reply, bad[_i].from);
-	struct mdkd_live_mpc m;
+	struct mdkctl_live_mpc m;
 	size_t pre;
 
 	ck_assert_ptr_nonnull(at);

@@ -87,13 +87,13 @@ static void json_points(FILE *f)
 {
 	struct json_object *p;
 
-	p = mdkd_point_json(&point_paw);
+	p = mdkctl_point_json(&point_paw);
 	ck_assert_int_eq(mdkd_json_print(f, p), 0);
 	json_object_put(p);
-	p = mdkd_point_json(&point_opp);
+	p = mdkctl_point_json(&point_opp);
 	ck_assert_int_eq(mdkd_json_print(f, p), 0);
 	json_object_put(p);
-	p = mdkd_mrc_json(&point_lru);
+	p = mdkctl_mrc_json(&point_lru);
 	ck_assert_int_eq(mdkd_json_print(f, p), 0);
 	json_object_put(p);
 	ck_assert_int_eq(mdkd_json_print(f, NULL), -ENOMEM);
@@ -128,11 +128,11 @@ END_TEST
 
 static void csv_rows(FILE *f)
 {
-	fputs(MDKD_MPC_CSV_HEADER "\n", f);
-	mdkd_point_csv(f, &point_paw);
-	mdkd_point_csv(f, &point_opp);
-	fputs(MDKD_MRC_CSV_HEADER "\n", f);
-	mdkd_mrc_csv(f, &point_lru);
+	fputs(MDKCTL_MPC_CSV_HEADER "\n", f);
+	mdkctl_point_csv(f, &point_paw);
+	mdkctl_point_csv(f, &point_opp);
+	fputs(MDKCTL_MRC_CSV_HEADER "\n", f);
+	mdkctl_mrc_csv(f, &point_lru);
 }
 
 START_TEST(test_report_csv)
@@ -149,7 +149,7 @@ START_TEST(test_report_csv)
 		"opp,0.001,,0.001,0,0,0.3333333333,1\n"
 		"policy,size,misses,miss_ratio\n"
 		"lru,64,10,0.5\n");
-	mdkd_point_setting(&p, set, sizeof(set));
+	mdkctl_point_setting(&p, set, sizeof(set));
 	ck_assert_str_eq(set, "pace:P=4,A=9");
 }
 END_TEST
@@ -159,16 +159,16 @@ START_TEST(test_report_parse)
 	unsigned long long c;
 	double f;
 
-	ck_assert(!mdkd_parse_fraction("0.02", &f) && f == 0.02);
-	ck_assert(!mdkd_parse_fraction("2%", &f) && f == 0.02);
-	ck_assert(!mdkd_parse_fraction("1e-3", &f) && f == 0.001);
-	ck_assert_int_eq(mdkd_parse_fraction("2", &f), -EINVAL);
-	ck_assert_int_eq(mdkd_parse_fraction("x", &f), -EINVAL);
-	ck_assert_int_eq(mdkd_parse_fraction("-1%", &f), -EINVAL);
-	ck_assert(!mdkd_parse_count("4M", &c) && c == 4ull << 20);
-	ck_assert(!mdkd_parse_count("12", &c) && c == 12);
-	ck_assert_int_eq(mdkd_parse_count("4X", &c), -EINVAL);
-	ck_assert_int_eq(mdkd_parse_count("-4", &c), -EINVAL);
+	ck_assert(!mdkctl_parse_fraction("0.02", &f) && f == 0.02);
+	ck_assert(!mdkctl_parse_fraction("2%", &f) && f == 0.02);
+	ck_assert(!mdkctl_parse_fraction("1e-3", &f) && f == 0.001);
+	ck_assert_int_eq(mdkctl_parse_fraction("2", &f), -EINVAL);
+	ck_assert_int_eq(mdkctl_parse_fraction("x", &f), -EINVAL);
+	ck_assert_int_eq(mdkctl_parse_fraction("-1%", &f), -EINVAL);
+	ck_assert(!mdkctl_parse_count("4M", &c) && c == 4ull << 20);
+	ck_assert(!mdkctl_parse_count("12", &c) && c == 12);
+	ck_assert_int_eq(mdkctl_parse_count("4X", &c), -EINVAL);
+	ck_assert_int_eq(mdkctl_parse_count("-4", &c), -EINVAL);
 }
 END_TEST
 
@@ -179,7 +179,7 @@ START_TEST(test_report_plot)
 		{ .policy = "age", .max_rate = 0.02, .savings = 0.3 },
 		{ .policy = "age", .max_rate = 0.04, .savings = 0.35 },
 	};
-	struct mdkd_curve c[2] = { { "age", pts, 3 }, { "opp", pts, 2 } };
+	struct mdkctl_curve c[2] = { { "age", pts, 3 }, { "opp", pts, 2 } };
 	char dir[] = "/tmp/mdk-plot-XXXXXX", svg[64], png[64], bad[64],
 	     err[256];
 	struct stat st;
@@ -190,10 +190,10 @@ START_TEST(test_report_plot)
 	snprintf(svg, sizeof(svg), "%s/m.svg", dir);
 	snprintf(png, sizeof(png), "%s/m.png", dir);
 	snprintf(bad, sizeof(bad), "%s/m.pdf", dir);
-	ck_assert_msg(!mdkd_plot_mpc(svg, "it's a test", c, 2, 0.02, err,
-				     sizeof(err)),
+	ck_assert_msg(!mdkctl_plot_mpc(svg, "it's a test", c, 2, 0.02, err,
+				       sizeof(err)),
 		      "%s", err);
-	ck_assert_msg(!mdkd_plot_mpc(png, "t", c, 2, -1, err, sizeof(err)),
+	ck_assert_msg(!mdkctl_plot_mpc(png, "t", c, 2, -1, err, sizeof(err)),
 		      "%s", err);
 	ck_assert(!stat(svg, &st) && st.st_size > 500);
 	f = fopen(png, "rb");
@@ -201,7 +201,7 @@ START_TEST(test_report_plot)
 	ck_assert_uint_eq(fread(head, 1, 4, f), 4);
 	fclose(f);
 	ck_assert(!memcmp(head, "\x89PNG", 4));
-	ck_assert_int_eq(mdkd_plot_mpc(bad, "t", c, 2, -1, err, sizeof(err)),
+	ck_assert_int_eq(mdkctl_plot_mpc(bad, "t", c, 2, -1, err, sizeof(err)),
 			 -EINVAL);
 	ck_assert_msg(strstr(err,
 			     "expected a plot file ending in .svg or .png"),
