@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "daemon/jsonout.h"
+#include "daemon/window_json.h"
 #include "mdkctl.h"
 #include "parse.h"
 #include "sampler_cli.h"
@@ -151,26 +152,10 @@ static void print_window(const struct sample_opts *env,
 		       w->clear_ns / 1e6, w->ptes_tables);
 		break;
 	case OUT_JSON: {
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = mdkd_window_json(w);
 
-		mdkd_json_add_u64(o, "window", w->index);
 		mdkd_json_add_fixed(o, "start_s", start, 3);
 		mdkd_json_add_fixed(o, "end_s", end, 3);
-		mdkd_json_add_u64(o, "pages", w->nr_pages);
-		mdkd_json_add_u64(o, "procs", w->nr_procs);
-		mdkd_json_add_u64(o, "joined", w->nr_joined);
-		mdkd_json_add_u64(o, "stale", w->nr_stale);
-		mdkd_json_add_u64(o, "left", w->nr_left);
-		mdkd_json_add_u64(o, "swapin_pages", w->swapin_pages);
-		mdkd_json_add_u64(o, "file_refault_pages",
-				  w->file_refault_pages);
-		mdkd_json_add_u64(o, "promote_pages", w->promote_pages);
-		mdkd_json_add_u64(o, "tier_pages", w->tier_pages);
-		mdkd_json_add_fixed(o, "star", star, 6);
-		mdkd_json_add_fixed(o, "cpu_ms", w->cpu_ns / 1e6, 3);
-		mdkd_json_add_fixed(o, "walk_ms", w->walk_ns / 1e6, 3);
-		mdkd_json_add_fixed(o, "clear_ms", w->clear_ns / 1e6, 3);
-		mdkd_json_add_u64(o, "pte_tables", w->ptes_tables);
 		if (env->pages) {
 			struct json_object *ids =
 				json_object_new_array_ext((int)w->nr_pages);

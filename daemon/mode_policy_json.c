@@ -11,6 +11,7 @@
 #include "controller.h"
 #include "log.h"
 #include "mode_policy_int.h"
+#include "window_json.h"
 #include "pages.h"
 #include "target.h"
 
@@ -126,21 +127,8 @@ struct json_object *mdkd_policy_status_json(struct mdkd_target *tgt,
 	if (st->have_last) {
 		const struct mdk_sampler_window *l = &st->last;
 
-		w = json_object_new_object();
-		mdkd_json_add_u64(w, "index", l->index);
-		mdkd_json_add_u64(w, "accessed_pages", l->nr_pages);
-		mdkd_json_add_u64(w, "procs", l->nr_procs);
-		mdkd_json_add_u64(w, "swapin_pages", l->swapin_pages);
-		mdkd_json_add_u64(w, "file_refault_pages",
-				  l->file_refault_pages);
-		mdkd_json_add_u64(w, "promote_pages", l->promote_pages);
-		mdkd_json_add_u64(w, "tier_pages", l->tier_pages);
-		mdkd_json_add_double(w, "star",
-				     l->nr_pages ? (double)l->tier_pages /
-							   (double)l->nr_pages :
-						   0);
+		w = mdkd_window_json(l);
 		mdkd_json_add_u64(w, "picked_pages", st->npicked);
-		mdkd_json_add_double(w, "sampler_cpu_ms", l->cpu_ns / 1e6);
 		json_object_object_add(o, "last_window", w);
 	}
 	t = json_object_new_object();

@@ -43,7 +43,7 @@ ktap_check "mdkd (policy lopp, auto-tuned to 2%, rate_guard on) manages the work
 declare -A prom acc
 poll() {
 	local out idx m a
-	out=$(status_py "p['last_window']['index'], p['last_window']['swapin_pages'] + p['last_window']['file_refault_pages'] + p['last_window']['promote_pages'], p['last_window']['accessed_pages']")
+	out=$(status_py "p['last_window']['window'], p['last_window']['swapin_pages'] + p['last_window']['file_refault_pages'] + p['last_window']['promote_pages'], p['last_window']['pages']")
 	read -r idx m a <<<"$out"
 	[ -n "$a" ] || return 0
 	prom[$idx]=$m
