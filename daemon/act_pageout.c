@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <mdk/util.h>
+
 #include "controller.h"
 #include "pages.h"
 #include "target.h"
@@ -65,15 +67,8 @@ static int pageout_proc(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 			(*iov)[niov - 1].iov_len += MDKD_PAGE_SIZE;
 			continue;
 		}
-		if (niov == *cap) {
-			size_t nc = *cap ? *cap * 2 : 256;
-			struct iovec *n = realloc(*iov, nc * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			*iov = n;
-			*cap = nc;
-		}
+		if (mdk_grow((void **)iov, cap, niov + 1, sizeof(**iov)))
+			return -ENOMEM;
 		(*iov)[niov].iov_base = (void *)(uintptr_t)a;
 		(*iov)[niov].iov_len = MDKD_PAGE_SIZE;
 		niov++;

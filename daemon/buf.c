@@ -6,28 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mdk/util.h>
+
 #include "buf.h"
 
 static int reserve(struct mdkd_buf *b, size_t more)
 {
-	size_t cap;
-	char *p;
-
 	if (b->error)
 		return b->error;
-	if (b->len + more + 1 <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 256;
-	while (cap < b->len + more + 1)
-		cap *= 2;
-	p = realloc(b->data, cap);
-	if (!p) {
+	if (more > SIZE_MAX - b->len - 1 ||
+	    mdk_grow((void **)&b->data, &b->cap, b->len + more + 1, 1))
 		b->error = -ENOMEM;
-		return -ENOMEM;
-	}
-	b->data = p;
-	b->cap = cap;
-	return 0;
+	return b->error;
 }
 
 int mdkd_buf_append(struct mdkd_buf *b, const void *data, size_t len)

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <mdk/util.h>
+
 #include "cgroups.h"
 #include "log.h"
 #include "mode_policy.h"
@@ -123,10 +125,10 @@ static int cg_insert(struct mdkd_cgroups *tbl, struct mdkd_cgroup *cg)
 	if (i >= 0)
 		return -EEXIST;
 	i = -1 - i;
-	p = realloc(tbl->cgs, (tbl->n + 1) * sizeof(*p));
-	if (!p)
+	if (mdk_grow((void **)&tbl->cgs, &tbl->cgs_cap, tbl->n + 1,
+		     sizeof(*tbl->cgs)))
 		return -ENOMEM;
-	tbl->cgs = p;
+	p = tbl->cgs;
 	memmove(&p[i + 1], &p[i], (tbl->n - i) * sizeof(*p));
 	p[i] = cg;
 	tbl->n++;
@@ -154,16 +156,11 @@ void mdkd_cgroups_detach(struct mdkd_cgroups *tbl, struct mdkd_cgroup *cg)
 	}
 	/* Its SQEs must reach the kernel before the fds may close. */
 	io_uring_submit(&tbl->loop->ring);
-	if (tbl->nzombies % 16 == 0) {
-		struct mdkd_cgroup **z = realloc(
-			tbl->zombies, (tbl->nzombies + 16) * sizeof(*z));
-
-		if (!z) {
-			/* Leak rather than free memory the kernel may use. */
-			log_err("%s: out of memory; leaking it", cg->path);
-			return;
-		}
-		tbl->zombies = z;
+	if (mdk_grow((void **)&tbl->zombies, &tbl->zombies_cap,
+		     tbl->nzombies + 1, sizeof(*tbl->zombies))) {
+		/* Leak rather than free memory the kernel may use. */
+		log_err("%s: out of memory; leaking it", cg->path);
+		return;
 	}
 	tbl->zombies[tbl->nzombies++] = cg;
 }
@@ -225,13 +222,12 @@ static size_t wanted(struct mdkd_cgroups *tbl, char ***out)
 {
 	const char *root = tbl->cgroup_root;
 	char **want = NULL, **paths;
-	size_t nwant = 0, i;
+	size_t nwant = 0, cwant = 0, i;
 	unsigned int nomem;
 	int n;
 
 	for (i = 0; i < tbl->cfg->nsections; i++) {
 		const struct mdkd_section *s = &tbl->cfg->sections[i];
-		char **p;
 
 		n = mdkd_cgroup_resolve(root, s->pattern, &paths, &nomem);
 		if (n < 0) {
@@ -242,21 +238,19 @@ static size_t wanted(struct mdkd_cgroups *tbl, char ***out)
 			log_debug(
 				"[cgroup %s]: %u match(es) without the memory controller",
 				s->pattern, nomem);
-		p = realloc(want, (nwant + n + 1) * sizeof(*p));
-		if (!p) {
+		if (mdk_grow((void **)&want, &cwant, nwant + n + 1,
+			     sizeof(*want))) {
 			while (n)
 				free(paths[--n]);
 			free(paths);
 			continue;
 		}
-		want = p;
 		memcpy(want + nwant, paths, n * sizeof(*paths));
 		nwant += n;
 		free(paths);
 	}
 	for (i = 0; i < tbl->novr; i++) {
 		char file[MDKD_PATH_MAX + MDKD_CGROUP_PATH_MAX];
-		char **p;
 
 		if (!tbl->ovr[i].manage)
 			continue;
@@ -264,10 +258,8 @@ static size_t wanted(struct mdkd_cgroups *tbl, char ***out)
 			 tbl->ovr[i].path);
 		if (access(file, F_OK))
 			continue;
-		p = realloc(want, (nwant + 1) * sizeof(*p));
-		if (!p)
+		if (mdk_grow((void **)&want, &cwant, nwant + 1, sizeof(*want)))
 			continue;
-		want = p;
 		want[nwant] = strdup(tbl->ovr[i].path);
 		if (want[nwant])
 			nwant++;
@@ -336,7 +328,7 @@ int mdkd_cgroups_set(struct mdkd_cgroups *tbl, const char *path,
 		     const char *const keys[], const char *const values[],
 		     unsigned int n, bool manage_it, char *err, size_t errlen)
 {
-	struct mdkd_override *o = ovr_find(tbl, path), *p;
+	struct mdkd_override *o = ovr_find(tbl, path);
 	char src[MDKD_CGROUP_PATH_MAX + 64];
 	struct mdkd_settings set;
 	struct mdkd_cgroup *cg = mdkd_cgroups_find(tbl, path);
@@ -375,10 +367,9 @@ int mdkd_cgroups_set(struct mdkd_cgroups *tbl, const char *path,
 		}
 	}
 	if (!o) {
-		p = realloc(tbl->ovr, (tbl->novr + 1) * sizeof(*p));
-		if (!p)
+		if (mdk_grow((void **)&tbl->ovr, &tbl->ovr_cap, tbl->novr + 1,
+			     sizeof(*tbl->ovr)))
 			goto err_nomem;
-		tbl->ovr = p;
 		o = &tbl->ovr[tbl->novr];
 		memset(o, 0, sizeof(*o));
 		o->path = strdup(path);

@@ -87,11 +87,11 @@ struct mdkd_override {
 
 struct mdkd_cgroups {
 	struct mdkd_cgroup **cgs; /* sorted by path */
-	size_t n;
+	size_t n, cgs_cap;
 	struct mdkd_cgroup **zombies; /* detached, operations in flight */
-	size_t nzombies;
+	size_t nzombies, zombies_cap;
 	struct mdkd_override *ovr;
-	size_t novr;
+	size_t novr, ovr_cap;
 	unsigned int reading; /* cgroups with reads in flight */
 	uint64_t next_rescan_us;
 	char failed[MDKD_CGROUP_PATH_MAX]; /* last attach error logged */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <ini.h>
+#include <mdk/util.h>
 #include <mdk/err.h>
 
 #include "config.h"
@@ -143,13 +144,12 @@ static void section_header(struct parse_state *ps, const char *line)
 		record(ps, -EINVAL, "[cgroup %s]: %s", n, why);
 		return;
 	}
-	s = realloc(ps->cfg->sections, (ps->cfg->nsections + 1) * sizeof(*s));
-	if (!s) {
+	if (mdk_grow((void **)&ps->cfg->sections, &ps->cfg->sections_cap,
+		     ps->cfg->nsections + 1, sizeof(*ps->cfg->sections))) {
 		record(ps, -ENOMEM, "out of memory");
 		return;
 	}
-	ps->cfg->sections = s;
-	s += ps->cfg->nsections;
+	s = ps->cfg->sections + ps->cfg->nsections;
 	memset(s, 0, sizeof(*s));
 	s->pattern = strdup(n);
 	if (!s->pattern) {

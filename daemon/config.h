@@ -90,7 +90,7 @@ struct mdkd_config {
 	struct mdkd_global global;
 	struct mdkd_settings defaults; /* [global] values of cgroup keys */
 	struct mdkd_section *sections;
-	size_t nsections;
+	size_t nsections, sections_cap;
 };
 
 /* mdkd_key_find() - the table entry of @name, or NULL. */

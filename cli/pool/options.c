@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mdk/util.h>
+
 #include "cli/parse.h"
 #include "pool.h"
 
@@ -131,15 +133,8 @@ int mdkctl_pool_parse_segments(const char *verb, int argc, char **argv,
 			goto err;
 		}
 		for (; first <= last; first++) {
-			if (n == cap) {
-				uint32_t *p;
-
-				cap = cap ? 2 * cap : 16;
-				p = realloc(ids, cap * sizeof(*ids));
-				if (!p)
-					goto err;
-				ids = p;
-			}
+			if (mdk_grow((void **)&ids, &cap, n + 1, sizeof(*ids)))
+				goto err;
 			ids[n++] = first;
 		}
 	}

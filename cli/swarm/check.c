@@ -8,20 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mdk/util.h>
+
 #include "swarm.h"
-
-/* Double *@p's capacity *@cap (elements of @size); 0 or -ENOMEM. */
-static int grow_array(void **p, size_t *cap, size_t size)
-{
-	size_t nc = *cap ? 2 * *cap : 256;
-	void *np = realloc(*p, nc * size);
-
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = nc;
-	return 0;
-}
 
 struct hop {
 	uint64_t id; /* client << 40 | seq */
@@ -58,7 +47,7 @@ static int hist_line(const char *file, unsigned long line, const char *s,
 		h.op.kind = strcmp(kind, "put") ? MDK_LIN_GET : MDK_LIN_PUT;
 		h.op.value = value;
 		h.op.call_ns = t;
-		if (*n == *cap && grow_array((void **)v, cap, sizeof(**v)))
+		if (mdk_grow((void **)v, cap, *n + 1, sizeof(**v)))
 			return -ENOMEM;
 		(*v)[(*n)++] = h;
 		return 0;
@@ -79,7 +68,7 @@ static int hist_line(const char *file, unsigned long line, const char *s,
 			if (*e)
 				goto bad;
 		}
-		if (*nr == *rcap && grow_array((void **)r, rcap, sizeof(**r)))
+		if (mdk_grow((void **)r, rcap, *nr + 1, sizeof(**r)))
 			return -ENOMEM;
 		(*r)[(*nr)++] = h;
 		return 0;
