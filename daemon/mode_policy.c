@@ -35,7 +35,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,22 +75,8 @@ static bool proc_gone(uint64_t id, void *arg)
 	return st->gone_last;
 }
 
-void mdkd_policy_error(struct policy_state *st, const char *fmt, ...)
-{
-	char msg[sizeof(st->last_error)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	/* Log a message once, not every window. */
-	if (strcmp(msg, st->last_error))
-		log_warn("%s: %s", st->t->path, msg);
-	snprintf(st->last_error, sizeof(st->last_error), "%s", msg);
-}
-
 /* Whether @set runs lopp ("lopp" or "lopp:..."). */
-bool mdkd_policy_runs_lopp(const struct mdkd_settings *set)
+static bool runs_lopp(const struct mdkd_settings *set)
 {
 	return !strncmp(set->policy, "lopp", 4) &&
 	       (!set->policy[4] || set->policy[4] == ':');
@@ -117,7 +102,7 @@ static struct mdk_eval *eval_new(const struct mdkd_settings *set, char *err,
 		has |= (p == set->evaluate || p[-1] == ',') &&
 		       (!p[4] || p[4] == ',' || p[4] == ':');
 	snprintf(list, sizeof(list), "%s%s", set->evaluate,
-		 mdkd_policy_runs_lopp(set) && !has ? ",lopp" : "");
+		 runs_lopp(set) && !has ? ",lopp" : "");
 	return mdk_eval_new(&o, err, errlen);
 }
 
@@ -395,9 +380,8 @@ static void policy_update(struct mdkd_target *t, void *state,
 	/* lopp learns at target_rate from the evaluation's start. */
 	if (set->horizon != old->horizon ||
 	    strcmp(set->evaluate, old->evaluate) ||
-	    mdkd_policy_runs_lopp(set) != mdkd_policy_runs_lopp(old) ||
-	    (mdkd_policy_runs_lopp(set) &&
-	     set->target_rate != old->target_rate)) {
+	    runs_lopp(set) != runs_lopp(old) ||
+	    (runs_lopp(set) && set->target_rate != old->target_rate)) {
 		struct mdk_eval *e = eval_new(set, err, sizeof(err));
 
 		if (!e) {

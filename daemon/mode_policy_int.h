@@ -81,12 +81,10 @@ struct policy_state {
 	struct mdkd_target *t;
 };
 
-/* mode_policy.c */
+/* mode_policy_json.c */
 /* Log a message once (not every window) and keep it for the status. */
 void mdkd_policy_error(struct policy_state *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Whether @set runs lopp ("lopp" or "lopp:..."). */
-bool mdkd_policy_runs_lopp(const struct mdkd_settings *set);
 
 /* mode_policy_tune.c */
 /* lopp's rate guard: the window @index measured @measured promotions of

@@ -1,21 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Policy mode's status and live views (mode_policy_int.h). */
+/*
+ * Policy mode's status: the last error, kept for it as every part of
+ * policy mode reports one, and the status and live views
+ * (mode_policy_int.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "controller.h"
+#include "jsonout.h"
 #include "log.h"
 #include "mode_policy_int.h"
-#include "window_json.h"
 #include "pages.h"
 #include "target.h"
+#include "window_json.h"
 
-#include "jsonout.h"
+void mdkd_policy_error(struct policy_state *st, const char *fmt, ...)
+{
+	char msg[sizeof(st->last_error)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* Log a message once, not every window. */
+	if (strcmp(msg, st->last_error))
+		log_warn("%s: %s", st->t->path, msg);
+	snprintf(st->last_error, sizeof(st->last_error), "%s", msg);
+}
+
 static struct json_object *rates_json(const struct mdk_eval_rates *r)
 {
 	struct json_object *o = json_object_new_object();
