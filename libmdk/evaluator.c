@@ -295,11 +295,7 @@ uint32_t mdk_eval_capacity(const struct mdk_eval *e)
 
 bool mdk_eval_horizon(const struct mdk_eval *e, uint32_t *lo, uint32_t *hi)
 {
-	if (!e->next)
-		return false;
-	*hi = e->next - 1;
-	*lo = *hi >= e->H ? *hi - e->H + 1 : 0;
-	return true;
+	return mdk__eval_horizon(e, lo, hi);
 }
 
 size_t mdk_eval_npolicies(const struct mdk_eval *e)
@@ -323,7 +319,7 @@ long mdk_eval_curve(struct mdk_eval *e, size_t i, struct mdk_point **pts,
 	if (e->failed)
 		return mdk_err(err, errlen, -EIO,
 			       "the evaluator failed earlier");
-	if (!mdk_eval_horizon(e, &lo, &hi))
+	if (!mdk__eval_horizon(e, &lo, &hi))
 		return mdk_err(err, errlen, -ENODATA, "no window yet");
 	if (!e->gens[i].mpc)
 		return mdk_err(err, errlen, -ENOENT,
@@ -346,7 +342,7 @@ static void rates_of(const struct mdk_eval *e, bool acted,
 	uint32_t lo, hi, w, nr = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!mdk_eval_horizon(e, &lo, &hi))
+	if (!mdk__eval_horizon(e, &lo, &hi))
 		return;
 	r = malloc((size_t)(hi - lo + 1) * sizeof(*r));
 	for (w = lo;; w++) {

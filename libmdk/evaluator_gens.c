@@ -54,7 +54,7 @@ static int gen_replay(struct mdk_eval *e, struct egen *g, char *err,
 {
 	uint32_t lo, hi, w;
 
-	if (!mdk_eval_horizon(e, &lo, &hi))
+	if (!mdk__eval_horizon(e, &lo, &hi))
 		return 0;
 	for (w = lo;; w++) {
 		const struct ewin *s = &e->ring[w % e->H];
@@ -119,7 +119,7 @@ int mdk__eval_lopp_build(struct mdk_eval *e, struct egen *g, char *err,
 	model = mdk__lopp_live_model(e->lopp);
 	mdk_mpc_free(g->mpc);
 	g->mpc = NULL;
-	if (!model || !mdk_eval_horizon(e, &lo, &hi))
+	if (!model || !mdk__eval_horizon(e, &lo, &hi))
 		return 0;
 	ret = mdk_lopp_policy_set_model(g->pol, model, err, errlen);
 	if (!ret)

@@ -79,6 +79,17 @@ static inline uint32_t min_u32(uint64_t a, uint32_t b)
 	return a < b ? (uint32_t)a : b;
 }
 
+/* The windows the curves cover (mdk_eval_horizon()), for every part. */
+static inline bool mdk__eval_horizon(const struct mdk_eval *e, uint32_t *lo,
+				     uint32_t *hi)
+{
+	if (!e->next)
+		return false;
+	*hi = e->next - 1;
+	*lo = *hi >= e->H ? *hi - e->H + 1 : 0;
+	return true;
+}
+
 /* The page table (evaluator_pages.c). */
 int mdk__eval_hash_resize(struct mdk_eval *e, size_t slots);
 /* The dense index of page @id, a new one for a new page.  0 or -ENOMEM. */

@@ -296,7 +296,7 @@ int mdk_eval_pick(struct mdk_eval *e, const struct mdk_eval_sel *sel,
 	p = e->gens[sel->policy].pol;
 	if (!mdk_policy_online(p))
 		return -EOPNOTSUPP;
-	if (!mdk_eval_horizon(e, &lo, &hi))
+	if (!mdk__eval_horizon(e, &lo, &hi))
 		return 0;
 	for (idx = 0; idx < e->nidx; idx++) {
 		uint32_t a, r, wait;
