@@ -48,6 +48,17 @@ void sw_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A node's size: a positive multiple of 8 bytes, its word. */
+static bool size_ok(uint64_t size, char *err, size_t errlen)
+{
+	if (size >= 8 && size % 8 == 0)
+		return true;
+	sw_err(err, errlen,
+	       "memnode: size %llu is not a positive multiple of 8",
+	       (unsigned long long)size);
+	return false;
+}
+
 struct mdk_memnode *mdk_memnode_new(const struct mdk_memnode_ops *ops,
 				    void *priv, uint64_t size, char *err,
 				    size_t errlen)
@@ -58,12 +69,8 @@ struct mdk_memnode *mdk_memnode_new(const struct mdk_memnode_ops *ops,
 		sw_err(err, errlen, "memnode: back end lacks read/write/cas");
 		return NULL;
 	}
-	if (size < 8 || size % 8) {
-		sw_err(err, errlen,
-		       "memnode: size %llu is not a positive multiple of 8",
-		       (unsigned long long)size);
+	if (!size_ok(size, err, errlen))
 		return NULL;
-	}
 	n = calloc(1, sizeof(*n));
 	if (!n) {
 		sw_err(err, errlen, "memnode: out of memory");
@@ -393,12 +400,8 @@ struct mdk_memnode *mdk_memnode_new_mem(uint64_t size, char *err, size_t errlen)
 	struct mdk_memnode *n;
 	void *base;
 
-	if (size < 8 || size % 8) {
-		sw_err(err, errlen,
-		       "memnode: size %llu is not a positive multiple of 8",
-		       (unsigned long long)size);
+	if (!size_ok(size, err, errlen))
 		return NULL;
-	}
 	base = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (base == MAP_FAILED) {
@@ -418,12 +421,8 @@ struct mdk_memnode *mdk_memnode_new_fd(int fd, off_t offset, uint64_t size,
 	struct mdk_memnode *n;
 	void *base;
 
-	if (size < 8 || size % 8) {
-		sw_err(err, errlen,
-		       "memnode: size %llu is not a positive multiple of 8",
-		       (unsigned long long)size);
+	if (!size_ok(size, err, errlen))
 		return NULL;
-	}
 	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
 	if (base == MAP_FAILED) {
 		sw_err(err, errlen,
