@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <mdk/util.h>
+
 #include "pool_bench.h"
 
 #define LINE 64
@@ -33,15 +35,6 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-/* xorshift64*: deterministic, so that runs are comparable. */
-static uint64_t next_rand(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
 }
 
 /* Links the lines of @buf into one random cycle; 0 or -ENOMEM. */
@@ -56,7 +49,7 @@ static int link_lines(char *buf, uint64_t bytes)
 		perm[i] = (uint32_t)i;
 	/* Sattolo: a uniformly random cyclic permutation. */
 	for (i = n - 1; i > 0; i--) {
-		uint64_t j = next_rand(&seed) % i;
+		uint64_t j = mdk_splitmix64(&seed) % i;
 		uint32_t t = perm[i];
 
 		perm[i] = perm[j];

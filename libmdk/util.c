@@ -60,6 +60,7 @@ int mdk__grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem_size)
 
 /* The one out-of-line copy of the inline in <mdk/util.h>, for the ABI. */
 extern inline uint64_t mdk_hash64(uint64_t x);
+extern inline uint64_t mdk_splitmix64(uint64_t *state);
 
 int mdk__parse_u64(const char *s, uint64_t *out)
 {

@@ -67,7 +67,7 @@ static void *bench_client(void *arg)
 	j->t0 = mono_ns();
 	for (unsigned int i = 0; i < j->ops; i++) {
 		uint64_t k = mdkctl_swarm_zipf_next(j->z, &seed), t0, dt;
-		bool get = mdkctl_swarm_rnd(&seed) % 100 < j->read_pct;
+		bool get = mdk_splitmix64(&seed) % 100 < j->read_pct;
 		struct mdk_swarm_op_stats st;
 		size_t klen = mdkctl_swarm_key_of(key, sizeof(key), k),
 		       vlen = sizeof(val);

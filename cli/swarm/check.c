@@ -14,7 +14,7 @@
 
 struct hop {
 	uint64_t id; /* client << 40 | seq */
-	struct mdk_lin_op op;
+	struct mdk_swarm_lin_op op;
 	bool returned, failed;
 };
 
@@ -44,7 +44,8 @@ static int hist_line(const char *file, unsigned long line, const char *s,
 		h.id = (uint64_t)client << 40 | seq;
 		h.op.client = client;
 		h.op.key = key;
-		h.op.kind = strcmp(kind, "put") ? MDK_LIN_GET : MDK_LIN_PUT;
+		h.op.kind = strcmp(kind, "put") ? MDK_SWARM_LIN_GET :
+						  MDK_SWARM_LIN_PUT;
 		h.op.value = value;
 		h.op.call_ns = t;
 		if (mdk_grow((void **)v, cap, *n + 1, sizeof(**v)))
@@ -62,7 +63,7 @@ static int hist_line(const char *file, unsigned long line, const char *s,
 		h.returned = true;
 		h.failed = !strcmp(res, "failed");
 		if (!strcmp(res, "absent"))
-			h.op.value = MDK_LIN_ABSENT;
+			h.op.value = MDK_SWARM_LIN_ABSENT;
 		else if (!h.failed) {
 			h.op.value = strtoull(res, &e, 10);
 			if (*e)
@@ -85,7 +86,7 @@ bad:
  * may have taken effect; a get without a value says nothing and goes.
  */
 static size_t hist_pair(struct hop *v, size_t n, struct hop *r, size_t nr,
-			struct mdk_lin_op *ops, size_t *pending)
+			struct mdk_swarm_lin_op *ops, size_t *pending)
 {
 	size_t i, k = 0, m = 0;
 
@@ -93,16 +94,16 @@ static size_t hist_pair(struct hop *v, size_t n, struct hop *r, size_t nr,
 	qsort(r, nr, sizeof(*r), hop_cmp);
 	*pending = 0;
 	for (i = 0; i < n; i++) {
-		struct mdk_lin_op op = v[i].op;
+		struct mdk_swarm_lin_op op = v[i].op;
 
 		while (k < nr && r[k].id < v[i].id)
 			k++;
 		if (k < nr && r[k].id == v[i].id && !r[k].failed) {
 			op.ret_ns = r[k].op.ret_ns;
-			if (op.kind == MDK_LIN_GET)
+			if (op.kind == MDK_SWARM_LIN_GET)
 				op.value = r[k].op.value;
-		} else if (op.kind == MDK_LIN_PUT) {
-			op.ret_ns = MDK_LIN_PENDING;
+		} else if (op.kind == MDK_SWARM_LIN_PUT) {
+			op.ret_ns = MDK_SWARM_LIN_PENDING;
 			++*pending;
 		} else {
 			continue;
@@ -157,8 +158,8 @@ static int read_log(const char *file, struct check_logs *l)
 /* The history of @nlogs logs checked, the verdict printed; 0, or 1. */
 static int check_history(struct check_logs *l, int nlogs)
 {
-	struct mdk_lin_report rep;
-	struct mdk_lin_op *ops;
+	struct mdk_swarm_lin_report rep;
+	struct mdk_swarm_lin_op *ops;
 	size_t m, pending;
 	int ret;
 
@@ -168,7 +169,7 @@ static int check_history(struct check_logs *l, int nlogs)
 		return 1;
 	}
 	m = hist_pair(l->v, l->n, l->r, l->nr, ops, &pending);
-	if (mdk_lincheck(ops, m, 1000000000ULL, &rep)) {
+	if (mdk_swarm_lincheck(ops, m, 1000000000ULL, &rep)) {
 		fprintf(stderr, "mdkctl swarm check: %s\n", rep.msg);
 		ret = 1;
 	} else {

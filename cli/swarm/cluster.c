@@ -15,7 +15,7 @@
 void mdkctl_swarm_cluster_free(struct mdkctl_swarm_cluster *cl)
 {
 	for (unsigned int i = 0; i < cl->n; i++)
-		mdk_memnode_destroy(cl->node[i]);
+		mdk_swarm_memnode_destroy(cl->node[i]);
 	cl->n = 0;
 }
 
@@ -27,21 +27,21 @@ int mdkctl_swarm_cluster_new(struct mdkctl_swarm_cluster *cl,
 
 	cl->n = 0;
 	for (unsigned int i = 0; i < n; i++) {
-		struct mdk_memnode *m;
+		struct mdk_swarm_memnode *m;
 
 		m = o->cmm_mp ?
-			    mdk_memnode_new_cmm_mp(o->cmm_mp, i,
-						   MDK_MEMNODE_CMM_MP_LAST,
-						   (bytes + 4095) & ~4095ULL,
-						   err, sizeof(err)) :
-			    mdk_memnode_new_mem(bytes, err, sizeof(err));
+			    mdk_swarm_memnode_new_cmm_mp(
+				    o->cmm_mp, i, MDK_SWARM_MEMNODE_CMM_MP_LAST,
+				    (bytes + 4095) & ~4095ULL, err,
+				    sizeof(err)) :
+			    mdk_swarm_memnode_new_mem(bytes, err, sizeof(err));
 		if (!m) {
 			fprintf(stderr, "mdkctl swarm: memory node %u: %s\n", i,
 				err);
 			mdkctl_swarm_cluster_free(cl);
 			return 1;
 		}
-		cl->rtt0[cl->n] = mdk_memnode_rtt(m);
+		cl->rtt0[cl->n] = mdk_swarm_memnode_rtt(m);
 		cl->node[cl->n++] = m;
 	}
 	return 0;
@@ -51,7 +51,7 @@ void mdkctl_swarm_cluster_set_rtt(struct mdkctl_swarm_cluster *cl, uint64_t rtt,
 				  bool own)
 {
 	for (unsigned int i = 0; i < cl->n; i++)
-		mdk_memnode_set_rtt(cl->node[i], own ? cl->rtt0[i] : rtt);
+		mdk_swarm_memnode_set_rtt(cl->node[i], own ? cl->rtt0[i] : rtt);
 }
 
 int mdkctl_swarm_cluster_fail(const struct mdkctl_swarm_opts *o,
@@ -67,6 +67,6 @@ int mdkctl_swarm_cluster_fail(const struct mdkctl_swarm_opts *o,
 		close(fd);
 		return ret;
 	}
-	mdk_memnode_crash(cl->node[i]);
+	mdk_swarm_memnode_crash(cl->node[i]);
 	return 0;
 }

@@ -25,7 +25,7 @@
 static struct {
 	FILE *f;
 	pthread_mutex_t lock;
-	struct mdk_memnode *clock;
+	struct mdk_swarm_memnode *clock;
 	volatile int clock_failed; /* a ticket could not be taken */
 } hist = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -34,9 +34,9 @@ uint64_t mdkctl_swarm_log_now(void)
 	uint64_t v = 0, old;
 
 	if (!hist.clock)
-		return mdk_lin_now_ns();
+		return mdk_swarm_lin_now_ns();
 	for (;;) {
-		if (mdk_memnode_cas(hist.clock, 0, v, v + 1, &old)) {
+		if (mdk_swarm_memnode_cas(hist.clock, 0, v, v + 1, &old)) {
 			/* No ticket: the log's order is lost; the run fails. */
 			hist.clock_failed = 1;
 			return 0;
@@ -62,25 +62,28 @@ __attribute__((format(printf, 1, 2))) static void hist_put(const char *fmt, ...)
 	pthread_mutex_unlock(&hist.lock);
 }
 
-void mdkctl_swarm_log_call(const struct mdk_lin_op *op, unsigned int client,
-			   uint64_t seq)
+void mdkctl_swarm_log_call(const struct mdk_swarm_lin_op *op,
+			   unsigned int client, uint64_t seq)
 {
 	hist_put("c %u.%llu %s %llu %llu %llu\n", client,
 		 (unsigned long long)seq,
-		 op->kind == MDK_LIN_PUT ? "put" : "get",
+		 op->kind == MDK_SWARM_LIN_PUT ? "put" : "get",
 		 (unsigned long long)op->key,
-		 (unsigned long long)(op->kind == MDK_LIN_PUT ? op->value : 0),
+		 (unsigned long long)(op->kind == MDK_SWARM_LIN_PUT ?
+					      op->value :
+					      0),
 		 (unsigned long long)op->call_ns);
 }
 
-void mdkctl_swarm_log_ret(const struct mdk_lin_op *op, unsigned int client,
-			  uint64_t seq, bool failed)
+void mdkctl_swarm_log_ret(const struct mdk_swarm_lin_op *op,
+			  unsigned int client, uint64_t seq, bool failed)
 {
 	char v[24];
 
 	if (failed)
 		snprintf(v, sizeof(v), "failed");
-	else if (op->kind == MDK_LIN_GET && op->value == MDK_LIN_ABSENT)
+	else if (op->kind == MDK_SWARM_LIN_GET &&
+		 op->value == MDK_SWARM_LIN_ABSENT)
 		snprintf(v, sizeof(v), "absent");
 	else
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)op->value);
@@ -102,9 +105,9 @@ int mdkctl_swarm_log_open(const struct mdkctl_swarm_opts *o)
 		}
 	}
 	if (o->clock_device >= 0) {
-		hist.clock = mdk_memnode_new_cmm_mp(
+		hist.clock = mdk_swarm_memnode_new_cmm_mp(
 			o->cmm_mp, (unsigned int)o->clock_device,
-			MDK_MEMNODE_CMM_MP_FIRST, 4096, err, sizeof(err));
+			MDK_SWARM_MEMNODE_CMM_MP_FIRST, 4096, err, sizeof(err));
 		if (!hist.clock) {
 			fprintf(stderr, "mdkctl swarm: --shared-clock: %s\n",
 				err);
@@ -119,7 +122,7 @@ void mdkctl_swarm_log_close(void)
 	if (hist.f)
 		fclose(hist.f);
 	if (hist.clock)
-		mdk_memnode_destroy(hist.clock);
+		mdk_swarm_memnode_destroy(hist.clock);
 	hist.f = NULL;
 	hist.clock = NULL;
 }

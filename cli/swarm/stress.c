@@ -23,7 +23,7 @@ struct sjob {
 	const struct mdkctl_swarm_opts *o;
 	unsigned int idx;
 	pthread_t th;
-	struct mdk_lin_op *log;
+	struct mdk_swarm_lin_op *log;
 	size_t nlog, cap;
 	uint64_t end_ns;
 	volatile int *stop;
@@ -46,13 +46,13 @@ static void *stress_client(void *arg)
 	id = mdk_swarm_client_id(c);
 	seed ^= (uint64_t)id << 40;
 	mdk_swarm_client_set_clock_skew(
-		c, (int64_t)(mdkctl_swarm_rnd(&seed) % 2001) - 1000);
+		c, (int64_t)(mdk_splitmix64(&seed) % 2001) - 1000);
 	if (j->o->chaos_ppm)
 		mdk_swarm_client_set_chaos(c, j->o->chaos_ppm, seed);
 	memset(val, 0, sizeof(val));
 	while (!*j->stop && j->nlog < j->cap) {
-		struct mdk_lin_op *op = &j->log[j->nlog];
-		uint64_t k = mdkctl_swarm_rnd(&seed) % j->o->keys;
+		struct mdk_swarm_lin_op *op = &j->log[j->nlog];
+		uint64_t k = mdk_splitmix64(&seed) % j->o->keys;
 		size_t klen = mdkctl_swarm_key_of(key, sizeof(key), k),
 		       vlen = sizeof(val);
 		int ret;
@@ -61,19 +61,19 @@ static void *stress_client(void *arg)
 		op->key = k;
 		op->client = id;
 		++seq;
-		if (mdkctl_swarm_rnd(&seed) % 2) {
-			op->kind = MDK_LIN_PUT;
+		if (mdk_splitmix64(&seed) % 2) {
+			op->kind = MDK_SWARM_LIN_PUT;
 			op->value = ((uint64_t)(id + 1) << 32) | seq;
 			memcpy(val, &op->value, 8);
 			op->call_ns = mdkctl_swarm_log_now();
 			mdkctl_swarm_log_call(op, id, seq);
 			ret = mdk_swarm_insert(c, key, klen, val, 8);
 		} else {
-			op->kind = MDK_LIN_GET;
+			op->kind = MDK_SWARM_LIN_GET;
 			op->call_ns = mdkctl_swarm_log_now();
 			mdkctl_swarm_log_call(op, id, seq);
 			ret = mdk_swarm_get(c, key, klen, val, &vlen);
-			op->value = MDK_LIN_ABSENT;
+			op->value = MDK_SWARM_LIN_ABSENT;
 			if (!ret)
 				memcpy(&op->value, val, 8);
 			else if (ret == -ENOENT)
@@ -82,14 +82,14 @@ static void *stress_client(void *arg)
 		op->ret_ns = mdkctl_swarm_log_now();
 		mdkctl_swarm_log_ret(op, id, seq, ret != 0);
 		if (ret) {
-			if (op->kind == MDK_LIN_PUT) {
-				op->ret_ns = MDK_LIN_PENDING;
+			if (op->kind == MDK_SWARM_LIN_PUT) {
+				op->ret_ns = MDK_SWARM_LIN_PENDING;
 				j->nlog++;
 			}
 			break;
 		}
 		j->nlog++;
-		if (mdk_lin_now_ns() > j->end_ns)
+		if (mdk_swarm_lin_now_ns() > j->end_ns)
 			break;
 	}
 	mdk_swarm_client_destroy(c);
@@ -300,9 +300,9 @@ static unsigned int crash_midrun(const struct mdkctl_swarm_opts *o,
 							__ATOMIC_RELAXED);
 		} while (done < (size_t)o->clients * o->ops * (k + 1) /
 					 (o->crash_nodes + 2) &&
-			 mdk_lin_now_ns() - t0 < o->seconds * 1000000000ULL *
-							 (k + 1) /
-							 (o->crash_nodes + 2));
+			 mdk_swarm_lin_now_ns() - t0 <
+				 o->seconds * 1000000000ULL * (k + 1) /
+					 (o->crash_nodes + 2));
 		ret = mdkctl_swarm_cluster_fail(o, cl, 2 * k % o->replicas);
 		if (ret)
 			fprintf(stderr, "mdkctl swarm: failing node %u: %s\n",
@@ -314,10 +314,10 @@ static unsigned int crash_midrun(const struct mdkctl_swarm_opts *o,
 }
 
 /* Every client's log in one history, with room for the final reads. */
-static struct mdk_lin_op *merge_logs(const struct mdkctl_swarm_opts *o,
-				     const struct sjob *j, size_t *n)
+static struct mdk_swarm_lin_op *merge_logs(const struct mdkctl_swarm_opts *o,
+					   const struct sjob *j, size_t *n)
 {
-	struct mdk_lin_op *all;
+	struct mdk_swarm_lin_op *all;
 
 	*n = 0;
 	all = calloc((size_t)o->clients * o->ops + o->keys, sizeof(*all));
@@ -330,7 +330,7 @@ static struct mdk_lin_op *merge_logs(const struct mdkctl_swarm_opts *o,
 
 /* Read every key once more, after the run, into the history. */
 static int final_reads(struct mdk_swarm *s, const struct mdkctl_swarm_opts *o,
-		       struct mdk_lin_op *all, size_t *n)
+		       struct mdk_swarm_lin_op *all, size_t *n)
 {
 	struct mdk_swarm_client *fin;
 	char err[256];
@@ -344,13 +344,13 @@ static int final_reads(struct mdk_swarm *s, const struct mdkctl_swarm_opts *o,
 	}
 	id = mdk_swarm_client_id(fin);
 	for (uint64_t k = 0; k < o->keys; k++) {
-		struct mdk_lin_op *op = &all[(*n)++];
+		struct mdk_swarm_lin_op *op = &all[(*n)++];
 		char key[32], val[4096];
 		size_t vlen = sizeof(val);
 		int r;
 
 		op->key = k;
-		op->kind = MDK_LIN_GET;
+		op->kind = MDK_SWARM_LIN_GET;
 		op->client = id;
 		op->call_ns = mdkctl_swarm_log_now();
 		mdkctl_swarm_log_call(op, id, k + 1);
@@ -358,7 +358,7 @@ static int final_reads(struct mdk_swarm *s, const struct mdkctl_swarm_opts *o,
 				  mdkctl_swarm_key_of(key, sizeof(key), k), val,
 				  &vlen);
 		op->ret_ns = mdkctl_swarm_log_now();
-		op->value = MDK_LIN_ABSENT;
+		op->value = MDK_SWARM_LIN_ABSENT;
 		if (!r)
 			memcpy(&op->value, val, 8);
 		mdkctl_swarm_log_ret(op, id, k + 1, r && r != -ENOENT);
@@ -377,7 +377,7 @@ static int final_reads(struct mdk_swarm *s, const struct mdkctl_swarm_opts *o,
 static int print_stress(const struct mdkctl_swarm_opts *o,
 			const struct mdk_swarm *s, enum mdk_swarm_proto proto,
 			unsigned int crashed, size_t n,
-			const struct mdk_lin_report *rep)
+			const struct mdk_swarm_lin_report *rep)
 {
 	if (o->json) {
 		struct json_object *out = json_object_new_object();
@@ -412,8 +412,8 @@ static int stress_run(struct mdk_swarm *s, const struct mdkctl_swarm_opts *o,
 		      enum mdk_swarm_proto proto,
 		      struct mdkctl_swarm_cluster *cl)
 {
-	struct mdk_lin_report rep;
-	struct mdk_lin_op *all;
+	struct mdk_swarm_lin_report rep;
+	struct mdk_swarm_lin_op *all;
 	volatile int stop = 0;
 	unsigned int crashed;
 	struct sjob *j;
@@ -421,7 +421,7 @@ static int stress_run(struct mdk_swarm *s, const struct mdkctl_swarm_opts *o,
 	uint64_t t0;
 	int ret;
 
-	t0 = mdk_lin_now_ns();
+	t0 = mdk_swarm_lin_now_ns();
 	j = sjobs_new(s, o, &stop, t0 + o->seconds * 1000000000ULL);
 	if (!j) {
 		fprintf(stderr, "mdkctl swarm: %u clients' logs: %s\n",
@@ -458,7 +458,7 @@ static int stress_run(struct mdk_swarm *s, const struct mdkctl_swarm_opts *o,
 		free(all);
 		return crashed < o->crash_nodes;
 	}
-	if (!ret && mdk_lincheck(all, n, 1000000000ULL, &rep)) {
+	if (!ret && mdk_swarm_lincheck(all, n, 1000000000ULL, &rep)) {
 		fprintf(stderr, "mdkctl swarm: checker: %s\n", rep.msg);
 		ret = 1;
 	}

@@ -15,6 +15,7 @@
 
 #include <mdk/lincheck.h>
 #include <mdk/swarm.h>
+#include <mdk/util.h>
 
 #define MDKCTL_SWARM_MAX_SWEEP 8
 #define MDKCTL_SWARM_RTT_BUCKETS 8 /* 1, 2, ..., 7, 8 or more */
@@ -88,15 +89,13 @@ void mdkctl_swarm_zipf_init(struct mdkctl_swarm_zipf *z, uint64_t keys,
 			    uint64_t items, double theta);
 uint64_t mdkctl_swarm_zipf_next(const struct mdkctl_swarm_zipf *z,
 				uint64_t *seed);
-/* The next number of the generator whose state is *@x (splitmix64). */
-uint64_t mdkctl_swarm_rnd(uint64_t *x);
 /* Key @k in YCSB's format into @buf; its length, or 0 if @size is short. */
 size_t mdkctl_swarm_key_of(char *buf, size_t size, uint64_t k);
 
 /* cluster.c: memory nodes, in-process or one shared segment per device. */
 
 struct mdkctl_swarm_cluster {
-	struct mdk_memnode *node[MDK_SWARM_MAX_NODES];
+	struct mdk_swarm_memnode *node[MDK_SWARM_MAX_NODES];
 	uint64_t rtt0[MDK_SWARM_MAX_NODES]; /* a back end's own RTT */
 	unsigned int n;
 };
@@ -192,10 +191,10 @@ bool mdkctl_swarm_log_failed(void);
 /* A time for call_ns and ret_ns: the pool's ticket, or CLOCK_MONOTONIC. */
 uint64_t mdkctl_swarm_log_now(void);
 /* The call, then the return, of operation @seq of @client, to the log. */
-void mdkctl_swarm_log_call(const struct mdk_lin_op *op, unsigned int client,
-			   uint64_t seq);
-void mdkctl_swarm_log_ret(const struct mdk_lin_op *op, unsigned int client,
-			  uint64_t seq, bool failed);
+void mdkctl_swarm_log_call(const struct mdk_swarm_lin_op *op,
+			   unsigned int client, uint64_t seq);
+void mdkctl_swarm_log_ret(const struct mdk_swarm_lin_op *op,
+			  unsigned int client, uint64_t seq, bool failed);
 
 /* check.c: mdkctl swarm check. */
 

@@ -51,15 +51,6 @@ void mdkctl_swarm_zipf_init(struct mdkctl_swarm_zipf *z, uint64_t keys,
 	z->half_pow = 1 + pow(0.5, theta);
 }
 
-uint64_t mdkctl_swarm_rnd(uint64_t *x)
-{
-	uint64_t r = (*x += 0x9e3779b97f4a7c15ULL);
-
-	r = (r ^ (r >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	r = (r ^ (r >> 27)) * 0x94d049bb133111ebULL;
-	return r ^ (r >> 31);
-}
-
 uint64_t mdkctl_swarm_zipf_next(const struct mdkctl_swarm_zipf *z,
 				uint64_t *seed)
 {
@@ -67,8 +58,8 @@ uint64_t mdkctl_swarm_zipf_next(const struct mdkctl_swarm_zipf *z,
 	uint64_t item, h = 0xcbf29ce484222325ULL;
 
 	if (z->theta <= 0)
-		return mdkctl_swarm_rnd(seed) % z->keys;
-	u = (double)(mdkctl_swarm_rnd(seed) >> 11) / (double)(1ULL << 53);
+		return mdk_splitmix64(seed) % z->keys;
+	u = (double)(mdk_splitmix64(seed) >> 11) / (double)(1ULL << 53);
 	uz = u * z->zetan;
 	if (uz < 1)
 		item = 0;

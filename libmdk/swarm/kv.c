@@ -267,7 +267,7 @@ static unsigned int known(struct mdk_swarm *s, struct sw_kent *ke)
 static bool to_locate(struct mdk_swarm *s, struct sw_kent *ke)
 {
 	for (unsigned int i = 0; i < s->n; i++)
-		if (ke->way[i] < 0 && !mdk_memnode_crashed(s->nodes[i]))
+		if (ke->way[i] < 0 && !mdk_swarm_memnode_crashed(s->nodes[i]))
 			return true;
 	return false;
 }
@@ -380,7 +380,7 @@ int mdk_swarm_warm(struct mdk_swarm_client *c)
 		return -ECANCELED;
 	for (unsigned int i = 0; i < s->n; i++) {
 		for (uint64_t w = 0; w < s->h.nways; w += chunk) {
-			if (mdk_memnode_read(
+			if (mdk_swarm_memnode_read(
 				    s->nodes[i], sw_meta(s, (int32_t)w),
 				    c->scratch[i], chunk * s->h.meta_size))
 				break;

@@ -22,7 +22,7 @@
 #include <mdk/lincheck.h>
 #include <mdk/util.h>
 
-uint64_t mdk_lin_now_ns(void)
+uint64_t mdk_swarm_lin_now_ns(void)
 {
 	struct timespec ts;
 
@@ -42,12 +42,6 @@ struct memo {
 	uint64_t *k; /* triples: h1, h2, state; h1 == 0 marks free */
 	size_t cap, used;
 };
-
-/* splitmix64: a golden-ratio step, then its finaliser. */
-static uint64_t mix(uint64_t *x)
-{
-	return mdk_hash64(*x += 0x9e3779b97f4a7c15ULL);
-}
 
 /* Returns 1 if added, 0 if present, -ENOMEM. */
 static int memo_add(struct memo *m, uint64_t h1, uint64_t h2, uint64_t st)
@@ -139,7 +133,7 @@ struct frame {
  * The calls and returns of @ops in time order, in @evs (2 * @n room), as a
  * doubly linked list behind @head, each call matched with its return.
  */
-static int history(const struct mdk_lin_op *const *ops, size_t n,
+static int history(const struct mdk_swarm_lin_op *const *ops, size_t n,
 		   struct ev *evs, struct ev *head)
 {
 	struct ev **call_of = calloc(n, sizeof(*call_of)), *e;
@@ -150,7 +144,7 @@ static int history(const struct mdk_lin_op *const *ops, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		evs[nev++] =
 			(struct ev){ .t = ops[i]->call_ns, .op = (uint32_t)i };
-		if (ops[i]->ret_ns != MDK_LIN_PENDING)
+		if (ops[i]->ret_ns != MDK_SWARM_LIN_PENDING)
 			evs[nev++] = (struct ev){ .t = ops[i]->ret_ns,
 						  .op = (uint32_t)i,
 						  .ret = true };
@@ -172,12 +166,12 @@ static int history(const struct mdk_lin_op *const *ops, size_t n,
 	return 0;
 }
 
-static int check_key(const struct mdk_lin_op *const *ops, size_t n,
+static int check_key(const struct mdk_swarm_lin_op *const *ops, size_t n,
 		     uint64_t budget, uint64_t *explored)
 {
 	struct ev *evs, head = { 0 }, *e;
 	struct frame *stack;
-	uint64_t *z1, *z2, h1 = 0, h2 = 0, state = MDK_LIN_ABSENT;
+	uint64_t *z1, *z2, h1 = 0, h2 = 0, state = MDK_SWARM_LIN_ABSENT;
 	uint64_t seed = 0x5eed5eed ^ n;
 	struct memo memo = { 0 };
 	size_t sp = 0;
@@ -190,8 +184,8 @@ static int check_key(const struct mdk_lin_op *const *ops, size_t n,
 	if (!evs || !stack || !z1 || !z2)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		z1[i] = mix(&seed);
-		z2[i] = mix(&seed);
+		z1[i] = mdk_splitmix64(&seed);
+		z2[i] = mdk_splitmix64(&seed);
 	}
 	if (history(ops, n, evs, &head))
 		goto out;
@@ -206,11 +200,11 @@ static int check_key(const struct mdk_lin_op *const *ops, size_t n,
 			break;
 		}
 		if (!e->ret) {
-			const struct mdk_lin_op *op = ops[e->op];
+			const struct mdk_swarm_lin_op *op = ops[e->op];
 			uint64_t ns = state;
 			bool ok;
 
-			if (op->kind == MDK_LIN_PUT) {
+			if (op->kind == MDK_SWARM_LIN_PUT) {
 				ns = op->value;
 				ok = true;
 			} else {
@@ -273,7 +267,7 @@ static int cmp_u64(const void *a, const void *b)
  * them iff it is without them.  Each pending write otherwise doubles the
  * search (it may be anywhere after its call, or nowhere).
  */
-static size_t drop_unread_pending(const struct mdk_lin_op **ops, size_t n)
+static size_t drop_unread_pending(const struct mdk_swarm_lin_op **ops, size_t n)
 {
 	uint64_t *seen = malloc((n ? n : 1) * sizeof(*seen));
 	size_t nseen = 0, k = 0;
@@ -281,13 +275,14 @@ static size_t drop_unread_pending(const struct mdk_lin_op **ops, size_t n)
 	if (!seen)
 		return n;
 	for (size_t i = 0; i < n; i++)
-		if (ops[i]->kind == MDK_LIN_GET)
+		if (ops[i]->kind == MDK_SWARM_LIN_GET)
 			seen[nseen++] = ops[i]->value;
 	qsort(seen, nseen, sizeof(*seen), cmp_u64);
 	for (size_t i = 0; i < n; i++) {
-		const struct mdk_lin_op *op = ops[i];
+		const struct mdk_swarm_lin_op *op = ops[i];
 
-		if (op->kind == MDK_LIN_PUT && op->ret_ns == MDK_LIN_PENDING &&
+		if (op->kind == MDK_SWARM_LIN_PUT &&
+		    op->ret_ns == MDK_SWARM_LIN_PENDING &&
 		    !bsearch(&op->value, seen, nseen, sizeof(*seen), cmp_u64))
 			continue;
 		ops[k++] = op;
@@ -298,29 +293,31 @@ static size_t drop_unread_pending(const struct mdk_lin_op **ops, size_t n)
 
 static int cmp_key(const void *a, const void *b)
 {
-	const struct mdk_lin_op *x = *(const struct mdk_lin_op *const *)a;
-	const struct mdk_lin_op *y = *(const struct mdk_lin_op *const *)b;
+	const struct mdk_swarm_lin_op *x =
+		*(const struct mdk_swarm_lin_op *const *)a;
+	const struct mdk_swarm_lin_op *y =
+		*(const struct mdk_swarm_lin_op *const *)b;
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
-int mdk_lincheck(const struct mdk_lin_op *ops, size_t n, uint64_t max_explored,
-		 struct mdk_lin_report *rep)
+int mdk_swarm_lincheck(const struct mdk_swarm_lin_op *ops, size_t n,
+		       uint64_t max_explored, struct mdk_swarm_lin_report *rep)
 {
-	const struct mdk_lin_op **by;
+	const struct mdk_swarm_lin_op **by;
 	int ret = 0;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->linearizable = true;
 	for (size_t i = 0; i < n; i++) {
-		if (ops[i].kind > MDK_LIN_PUT ||
-		    (ops[i].ret_ns != MDK_LIN_PENDING &&
+		if (ops[i].kind > MDK_SWARM_LIN_PUT ||
+		    (ops[i].ret_ns != MDK_SWARM_LIN_PENDING &&
 		     ops[i].ret_ns < ops[i].call_ns)) {
 			snprintf(rep->msg, sizeof(rep->msg),
 				 "operation %zu: %s", i,
-				 ops[i].kind > MDK_LIN_PUT ?
+				 ops[i].kind > MDK_SWARM_LIN_PUT ?
 					 "unknown kind (expected get or put)" :
 					 "returns before its call");
 			return -EINVAL;

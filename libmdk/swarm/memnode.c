@@ -29,8 +29,8 @@
 
 #include "swarm_int.h"
 
-struct mdk_memnode {
-	const struct mdk_memnode_ops *ops;
+struct mdk_swarm_memnode {
+	const struct mdk_swarm_memnode_ops *ops;
 	void *priv;
 	uint64_t size;
 	uint64_t rtt_ns;
@@ -59,11 +59,11 @@ static bool size_ok(uint64_t size, char *err, size_t errlen)
 	return false;
 }
 
-struct mdk_memnode *mdk_memnode_new(const struct mdk_memnode_ops *ops,
-				    void *priv, uint64_t size, char *err,
-				    size_t errlen)
+struct mdk_swarm_memnode *
+mdk_swarm_memnode_new(const struct mdk_swarm_memnode_ops *ops, void *priv,
+		      uint64_t size, char *err, size_t errlen)
 {
-	struct mdk_memnode *n;
+	struct mdk_swarm_memnode *n;
 
 	if (!ops || !ops->read || !ops->write || !ops->cas) {
 		sw_err(err, errlen, "memnode: back end lacks read/write/cas");
@@ -82,7 +82,7 @@ struct mdk_memnode *mdk_memnode_new(const struct mdk_memnode_ops *ops,
 	return n;
 }
 
-void mdk_memnode_destroy(struct mdk_memnode *node)
+void mdk_swarm_memnode_destroy(struct mdk_swarm_memnode *node)
 {
 	if (!node)
 		return;
@@ -91,43 +91,43 @@ void mdk_memnode_destroy(struct mdk_memnode *node)
 	free(node);
 }
 
-uint64_t mdk_memnode_size(const struct mdk_memnode *node)
+uint64_t mdk_swarm_memnode_size(const struct mdk_swarm_memnode *node)
 {
 	return node->size;
 }
 
-const char *mdk_memnode_name(const struct mdk_memnode *node)
+const char *mdk_swarm_memnode_name(const struct mdk_swarm_memnode *node)
 {
 	return node->ops->name;
 }
 
-void mdk_memnode_set_rtt(struct mdk_memnode *node, uint64_t rtt_ns)
+void mdk_swarm_memnode_set_rtt(struct mdk_swarm_memnode *node, uint64_t rtt_ns)
 {
 	__atomic_store_n(&node->rtt_ns, rtt_ns, __ATOMIC_RELAXED);
 }
 
-uint64_t mdk_memnode_rtt(const struct mdk_memnode *node)
+uint64_t mdk_swarm_memnode_rtt(const struct mdk_swarm_memnode *node)
 {
 	return __atomic_load_n(&node->rtt_ns, __ATOMIC_RELAXED);
 }
 
-void mdk_memnode_crash(struct mdk_memnode *node)
+void mdk_swarm_memnode_crash(struct mdk_swarm_memnode *node)
 {
 	__atomic_store_n(&node->crashed, 1, __ATOMIC_SEQ_CST);
 }
 
-bool mdk_memnode_crashed(struct mdk_memnode *node)
+bool mdk_swarm_memnode_crashed(struct mdk_swarm_memnode *node)
 {
 	if (__atomic_load_n(&node->crashed, __ATOMIC_SEQ_CST))
 		return true;
 	if (node->ops->failed && node->ops->failed(node->priv)) {
-		mdk_memnode_crash(node);
+		mdk_swarm_memnode_crash(node);
 		return true;
 	}
 	return false;
 }
 
-static int check(struct mdk_memnode *node, uint64_t off, size_t len)
+static int check(struct mdk_swarm_memnode *node, uint64_t off, size_t len)
 {
 	if (__atomic_load_n(&node->crashed, __ATOMIC_ACQUIRE))
 		return -EIO;
@@ -138,14 +138,15 @@ static int check(struct mdk_memnode *node, uint64_t off, size_t len)
 	return 0;
 }
 
-static int done(struct mdk_memnode *node, int ret)
+static int done(struct mdk_swarm_memnode *node, int ret)
 {
 	if (ret == -EIO)
-		mdk_memnode_crash(node);
+		mdk_swarm_memnode_crash(node);
 	return ret;
 }
 
-int sw_memnode_rd(struct mdk_memnode *node, uint64_t off, void *buf, size_t len)
+int sw_memnode_rd(struct mdk_swarm_memnode *node, uint64_t off, void *buf,
+		  size_t len)
 {
 	int ret = check(node, off, len);
 
@@ -154,7 +155,7 @@ int sw_memnode_rd(struct mdk_memnode *node, uint64_t off, void *buf, size_t len)
 	return done(node, node->ops->read(node->priv, off, buf, len));
 }
 
-int sw_memnode_wr(struct mdk_memnode *node, uint64_t off, const void *buf,
+int sw_memnode_wr(struct mdk_swarm_memnode *node, uint64_t off, const void *buf,
 		  size_t len)
 {
 	int ret = check(node, off, len);
@@ -168,15 +169,15 @@ int sw_memnode_wr(struct mdk_memnode *node, uint64_t off, const void *buf,
  * A single access, outside a round, is ordered after everything before it
  * and before everything after it.
  */
-int mdk_memnode_read(struct mdk_memnode *node, uint64_t off, void *buf,
-		     size_t len)
+int mdk_swarm_memnode_read(struct mdk_swarm_memnode *node, uint64_t off,
+			   void *buf, size_t len)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return sw_memnode_rd(node, off, buf, len);
 }
 
-int mdk_memnode_write(struct mdk_memnode *node, uint64_t off, const void *buf,
-		      size_t len)
+int mdk_swarm_memnode_write(struct mdk_swarm_memnode *node, uint64_t off,
+			    const void *buf, size_t len)
 {
 	int ret = sw_memnode_wr(node, off, buf, len);
 
@@ -184,8 +185,8 @@ int mdk_memnode_write(struct mdk_memnode *node, uint64_t off, const void *buf,
 	return ret;
 }
 
-int mdk_memnode_cas(struct mdk_memnode *node, uint64_t off, uint64_t expect,
-		    uint64_t desired, uint64_t *old)
+int mdk_swarm_memnode_cas(struct mdk_swarm_memnode *node, uint64_t off,
+			  uint64_t expect, uint64_t desired, uint64_t *old)
 {
 	uint64_t found;
 	int ret = check(node, off, 8);
@@ -340,7 +341,7 @@ static void mapped_destroy(void *priv)
 	free(m);
 }
 
-static const struct mdk_memnode_ops mem_ops = {
+static const struct mdk_swarm_memnode_ops mem_ops = {
 	.name = "mem",
 	.read = mapped_read,
 	.write = mapped_write,
@@ -349,7 +350,7 @@ static const struct mdk_memnode_ops mem_ops = {
 	.destroy = mapped_destroy,
 };
 
-static const struct mdk_memnode_ops fd_ops = {
+static const struct mdk_swarm_memnode_ops fd_ops = {
 	.name = "fd",
 	.read = mapped_read,
 	.write = mapped_write,
@@ -362,20 +363,19 @@ static const struct mdk_memnode_ops fd_ops = {
  * Take the back end out of @node (for back ends that wrap a mapped one),
  * freeing the node itself.
  */
-void sw_memnode_steal(struct mdk_memnode *node,
-		      const struct mdk_memnode_ops **ops, void **priv)
+void sw_memnode_steal(struct mdk_swarm_memnode *node,
+		      const struct mdk_swarm_memnode_ops **ops, void **priv)
 {
 	*ops = node->ops;
 	*priv = node->priv;
 	free(node);
 }
 
-struct mdk_memnode *sw_memnode_new_mapped(const struct mdk_memnode_ops *ops,
-					  void *base, uint64_t size,
-					  bool guarded, char *err,
-					  size_t errlen)
+struct mdk_swarm_memnode *
+sw_memnode_new_mapped(const struct mdk_swarm_memnode_ops *ops, void *base,
+		      uint64_t size, bool guarded, char *err, size_t errlen)
 {
-	struct mdk_memnode *n;
+	struct mdk_swarm_memnode *n;
 	struct mapped *m = calloc(1, sizeof(*m));
 
 	if (!m) {
@@ -389,15 +389,16 @@ struct mdk_memnode *sw_memnode_new_mapped(const struct mdk_memnode_ops *ops,
 		ops = &fd_ops;
 	if (guarded)
 		pthread_once(&sigbus_once, sigbus_install);
-	n = mdk_memnode_new(ops, m, size, err, errlen);
+	n = mdk_swarm_memnode_new(ops, m, size, err, errlen);
 	if (!n)
 		free(m);
 	return n;
 }
 
-struct mdk_memnode *mdk_memnode_new_mem(uint64_t size, char *err, size_t errlen)
+struct mdk_swarm_memnode *mdk_swarm_memnode_new_mem(uint64_t size, char *err,
+						    size_t errlen)
 {
-	struct mdk_memnode *n;
+	struct mdk_swarm_memnode *n;
 	void *base;
 
 	if (!size_ok(size, err, errlen))
@@ -415,10 +416,11 @@ struct mdk_memnode *mdk_memnode_new_mem(uint64_t size, char *err, size_t errlen)
 	return n;
 }
 
-struct mdk_memnode *mdk_memnode_new_fd(int fd, off_t offset, uint64_t size,
-				       char *err, size_t errlen)
+struct mdk_swarm_memnode *mdk_swarm_memnode_new_fd(int fd, off_t offset,
+						   uint64_t size, char *err,
+						   size_t errlen)
 {
-	struct mdk_memnode *n;
+	struct mdk_swarm_memnode *n;
 	void *base;
 
 	if (!size_ok(size, err, errlen))

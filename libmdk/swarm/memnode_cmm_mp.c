@@ -32,7 +32,7 @@ struct cmm_node {
 	unsigned int device;
 	uint64_t next_poll_ns;
 	bool failed;
-	const struct mdk_memnode_ops *mapped;
+	const struct mdk_swarm_memnode_ops *mapped;
 	void *mapped_priv;
 };
 
@@ -44,8 +44,9 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-int mdk_memnode_cmm_mp_info(const char *path, unsigned int *nr_devices,
-			    uint64_t *segment_bytes, char *err, size_t errlen)
+int mdk_swarm_memnode_cmm_mp_info(const char *path, unsigned int *nr_devices,
+				  uint64_t *segment_bytes, char *err,
+				  size_t errlen)
 {
 	struct cmm_mp_info info = { 0 };
 	int fd = open(path ? path : CMM_MP_DEVICE_PATH, O_RDWR | O_CLOEXEC);
@@ -119,7 +120,7 @@ static void cmm_destroy(void *priv)
 	free(cn);
 }
 
-static const struct mdk_memnode_ops cmm_ops = {
+static const struct mdk_swarm_memnode_ops cmm_ops = {
 	.name = "cmm_mp",
 	.read = cmm_read,
 	.write = cmm_write,
@@ -128,15 +129,16 @@ static const struct mdk_memnode_ops cmm_ops = {
 	.destroy = cmm_destroy,
 };
 
-struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
-					   unsigned int device,
-					   unsigned int segment, uint64_t bytes,
-					   char *err, size_t errlen)
+struct mdk_swarm_memnode *mdk_swarm_memnode_new_cmm_mp(const char *path,
+						       unsigned int device,
+						       unsigned int segment,
+						       uint64_t bytes,
+						       char *err, size_t errlen)
 {
 	const char *p = path ? path : CMM_MP_DEVICE_PATH;
 	struct cmm_mp_device_info di = { .id = device };
 	struct cmm_mp_segment_info si = { 0 };
-	struct mdk_memnode *inner, *n;
+	struct mdk_swarm_memnode *inner, *n;
 	struct cmm_node *cn;
 	void *base;
 	int fd, e;
@@ -157,9 +159,9 @@ struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
 		sw_err(err, errlen, "cmm_mp: device %u has failed", device);
 		goto err_close;
 	}
-	if (segment == MDK_MEMNODE_CMM_MP_LAST)
+	if (segment == MDK_SWARM_MEMNODE_CMM_MP_LAST)
 		segment = di.first_segment + di.nr_segments - 1;
-	else if (segment == MDK_MEMNODE_CMM_MP_FIRST)
+	else if (segment == MDK_SWARM_MEMNODE_CMM_MP_FIRST)
 		segment = di.first_segment;
 	if (segment < di.first_segment ||
 	    segment >= di.first_segment + di.nr_segments) {
@@ -200,18 +202,18 @@ struct mdk_memnode *mdk_memnode_new_cmm_mp(const char *path,
 	cn = calloc(1, sizeof(*cn));
 	if (!cn) {
 		sw_err(err, errlen, "cmm_mp: out of memory");
-		mdk_memnode_destroy(inner);
+		mdk_swarm_memnode_destroy(inner);
 		goto err_close;
 	}
 	cn->fd = fd;
 	cn->device = device;
 	sw_memnode_steal(inner, &cn->mapped, &cn->mapped_priv);
-	n = mdk_memnode_new(&cmm_ops, cn, bytes, err, errlen);
+	n = mdk_swarm_memnode_new(&cmm_ops, cn, bytes, err, errlen);
 	if (!n) {
 		cmm_destroy(cn);
 		return NULL;
 	}
-	mdk_memnode_set_rtt(n, di.latency_ns);
+	mdk_swarm_memnode_set_rtt(n, di.latency_ns);
 	return n;
 err_close:
 	close(fd);

@@ -21,10 +21,9 @@
 
 #include "swarm_int.h"
 
-/* splitmix64: a golden-ratio step, then its finaliser. */
 uint64_t sw_rand(struct mdk_swarm_client *c)
 {
-	return mdk_hash64(c->rng += 0x9e3779b97f4a7c15ULL);
+	return mdk_splitmix64(&c->rng);
 }
 
 static uint64_t mono_ns(void)
@@ -136,7 +135,8 @@ uint64_t *sw_word(struct mdk_swarm_client *c, uint64_t v)
  * stores release (memnode.c), and a load after a store gets a full fence
  * first (the timestamp lock relies on store-then-load on both sides).
  */
-static int exec_op(struct mdk_memnode *n, struct sw_op *op, bool after_store)
+static int exec_op(struct mdk_swarm_memnode *n, struct sw_op *op,
+		   bool after_store)
 {
 	switch (op->kind) {
 	case SW_RD:
@@ -146,8 +146,8 @@ static int exec_op(struct mdk_memnode *n, struct sw_op *op, bool after_store)
 	case SW_WR:
 		return sw_memnode_wr(n, op->off, op->buf, op->len);
 	default:
-		return mdk_memnode_cas(n, op->off, op->expect, op->desired,
-				       &op->old);
+		return mdk_swarm_memnode_cas(n, op->off, op->expect,
+					     op->desired, &op->old);
 	}
 }
 
@@ -199,7 +199,7 @@ static uint32_t chaos_drops(struct mdk_swarm_client *c)
 	uint32_t drop = 0;
 
 	for (unsigned int i = 0; i < s->n; i++)
-		if (!mdk_memnode_crashed(s->nodes[i]))
+		if (!mdk_swarm_memnode_crashed(s->nodes[i]))
 			live++;
 	drop_max = live > s->quorum ? live - s->quorum : 0;
 	for (unsigned int k = 0; k < drop_max; k++)
@@ -229,7 +229,7 @@ static void answer(struct mdk_swarm_client *c, unsigned int i, uint64_t *rtt,
 {
 	c->b[i].answered = true;
 	c->answered |= 1U << i;
-	rtt[(*nans)++] = mdk_memnode_rtt(c->s->nodes[i]);
+	rtt[(*nans)++] = mdk_swarm_memnode_rtt(c->s->nodes[i]);
 }
 
 /*
@@ -296,7 +296,7 @@ static int run_round(struct mdk_swarm_client *c, bool post)
 			nops = b->n ? (unsigned int)(sw_rand(c) % (b->n + 1)) :
 				      0;
 		}
-		if (mdk_memnode_crashed(s->nodes[i]) ||
+		if (mdk_swarm_memnode_crashed(s->nodes[i]) ||
 		    exec_batch(c, i, nops, chaos) || crash)
 			continue;
 		answer(c, i, rtt, &nans);
@@ -312,7 +312,7 @@ static int run_round(struct mdk_swarm_client *c, bool post)
 	 */
 	for (unsigned int i = 0; i < s->n && nans < s->quorum && !post; i++)
 		if (c->b[i].n && (drop & (1U << i)) &&
-		    !mdk_memnode_crashed(s->nodes[i]) &&
+		    !mdk_swarm_memnode_crashed(s->nodes[i]) &&
 		    !exec_batch(c, i, c->b[i].n, false))
 			answer(c, i, rtt, &nans);
 	c->last.exec_ns += mono_ns() - t_exec;

@@ -109,7 +109,8 @@ uint64_t mdk_swarm_node_bytes(const struct mdk_swarm_opts *opts)
 	return h.total;
 }
 
-static struct mdk_swarm *store_new(struct mdk_memnode **nodes, unsigned int n)
+static struct mdk_swarm *store_new(struct mdk_swarm_memnode **nodes,
+				   unsigned int n)
 {
 	struct mdk_swarm *s = calloc(1, sizeof(*s));
 
@@ -130,7 +131,8 @@ static void opts_of(struct mdk_swarm *s)
 	s->ops = protos[s->h.proto];
 }
 
-struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
+struct mdk_swarm *mdk_swarm_format(struct mdk_swarm_memnode **nodes,
+				   unsigned int n,
 				   const struct mdk_swarm_opts *opts, char *err,
 				   size_t errlen)
 {
@@ -145,12 +147,13 @@ struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
 	if (!nodes || layout(&h, &o, n, err, errlen))
 		return NULL;
 	for (unsigned int i = 0; i < n; i++) {
-		if (!nodes[i] || mdk_memnode_size(nodes[i]) < h.total) {
+		if (!nodes[i] || mdk_swarm_memnode_size(nodes[i]) < h.total) {
 			sw_err(err, errlen,
 			       "swarm: node %u has %llu bytes, the store needs %llu",
 			       i,
-			       nodes[i] ? (unsigned long long)mdk_memnode_size(
-						  nodes[i]) :
+			       nodes[i] ? (unsigned long long)
+						  mdk_swarm_memnode_size(
+							  nodes[i]) :
 					  0ULL,
 			       (unsigned long long)h.total);
 			return NULL;
@@ -176,17 +179,18 @@ struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
 					       h.total - off :
 					       sizeof(zero);
 
-			ret = mdk_memnode_read(nodes[i], off, chunk, len);
+			ret = mdk_swarm_memnode_read(nodes[i], off, chunk, len);
 			if (!ret && memcmp(chunk, zero, len))
-				ret = mdk_memnode_write(nodes[i], off, zero,
-							len);
+				ret = mdk_swarm_memnode_write(nodes[i], off,
+							      zero, len);
 		}
 		h.node_idx = i;
 		if (!ret)
-			ret = mdk_memnode_write(nodes[i], sizeof(h), zero,
-						8192 - sizeof(h));
+			ret = mdk_swarm_memnode_write(nodes[i], sizeof(h), zero,
+						      8192 - sizeof(h));
 		if (!ret)
-			ret = mdk_memnode_write(nodes[i], 0, &h, sizeof(h));
+			ret = mdk_swarm_memnode_write(nodes[i], 0, &h,
+						      sizeof(h));
 		if (!ret)
 			ok++;
 	}
@@ -252,8 +256,8 @@ static int check_hdr(const struct sw_hdr *h, uint64_t size, unsigned int i,
 	return 0;
 }
 
-struct mdk_swarm *mdk_swarm_attach(struct mdk_memnode **nodes, unsigned int n,
-				   char *err, size_t errlen)
+struct mdk_swarm *mdk_swarm_attach(struct mdk_swarm_memnode **nodes,
+				   unsigned int n, char *err, size_t errlen)
 {
 	struct mdk_swarm *s;
 	unsigned int ok = 0;
@@ -271,7 +275,7 @@ struct mdk_swarm *mdk_swarm_attach(struct mdk_memnode **nodes, unsigned int n,
 	for (unsigned int i = 0; i < n; i++) {
 		struct sw_hdr h;
 
-		if (mdk_memnode_read(nodes[i], 0, &h, sizeof(h)))
+		if (mdk_swarm_memnode_read(nodes[i], 0, &h, sizeof(h)))
 			continue;
 		if (h.magic != SW_MAGIC || h.version != SW_VERSION) {
 			sw_err(err, errlen,
@@ -297,7 +301,8 @@ struct mdk_swarm *mdk_swarm_attach(struct mdk_memnode **nodes, unsigned int n,
 			free(s);
 			return NULL;
 		}
-		if (check_hdr(&h, mdk_memnode_size(nodes[i]), i, err, errlen)) {
+		if (check_hdr(&h, mdk_swarm_memnode_size(nodes[i]), i, err,
+			      errlen)) {
 			free(s);
 			return NULL;
 		}

@@ -94,7 +94,7 @@ struct sw_hdr {
 };
 
 struct mdk_swarm {
-	struct mdk_memnode *nodes[MDK_SWARM_MAX_NODES];
+	struct mdk_swarm_memnode *nodes[MDK_SWARM_MAX_NODES];
 	unsigned int n, quorum;
 	struct sw_hdr h;
 	struct mdk_swarm_opts o;
@@ -190,16 +190,15 @@ extern const struct sw_proto_ops sw_proto_swarm, sw_proto_abd, sw_proto_raw;
 void sw_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Accesses without the fences of the public calls (round.c orders them). */
-int sw_memnode_rd(struct mdk_memnode *node, uint64_t off, void *buf,
+int sw_memnode_rd(struct mdk_swarm_memnode *node, uint64_t off, void *buf,
 		  size_t len);
-int sw_memnode_wr(struct mdk_memnode *node, uint64_t off, const void *buf,
+int sw_memnode_wr(struct mdk_swarm_memnode *node, uint64_t off, const void *buf,
 		  size_t len);
-void sw_memnode_steal(struct mdk_memnode *node,
-		      const struct mdk_memnode_ops **ops, void **priv);
-struct mdk_memnode *sw_memnode_new_mapped(const struct mdk_memnode_ops *ops,
-					  void *base, uint64_t size,
-					  bool guarded, char *err,
-					  size_t errlen);
+void sw_memnode_steal(struct mdk_swarm_memnode *node,
+		      const struct mdk_swarm_memnode_ops **ops, void **priv);
+struct mdk_swarm_memnode *
+sw_memnode_new_mapped(const struct mdk_swarm_memnode_ops *ops, void *base,
+		      uint64_t size, bool guarded, char *err, size_t errlen);
 
 /* round.c: build a round with sw_add_*(), run it with sw_round(). */
 void sw_round_begin(struct mdk_swarm_client *c);

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mdk_swarm_opts o = { .capacity = 8, .max_clients = 3 };
 	uint64_t bytes = mdk_swarm_node_bytes(&o), off;
-	struct mdk_memnode *n[3];
+	struct mdk_swarm_memnode *n[3];
 	struct mdk_swarm *s, *s2;
 	struct mdk_swarm_client *a, *b;
 	unsigned int node;
@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 3)
 		return 0;
 	for (int i = 0; i < 3; i++)
-		n[i] = mdk_memnode_new_mem(bytes, err, sizeof(err));
+		n[i] = mdk_swarm_memnode_new_mem(bytes, err, sizeof(err));
 	s = mdk_swarm_format(n, 3, &o, err, sizeof(err));
 	a = mdk_swarm_client_new(s, err, sizeof(err));
 	mdk_swarm_insert(a, "k1", 2, "one", 3);
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (len > bytes - off)
 		len = (bytes - off) & ~7ULL;
 	if (len)
-		mdk_memnode_write(n[node], off, buf, len);
+		mdk_swarm_memnode_write(n[node], off, buf, len);
 
 	s2 = mdk_swarm_attach(n, 3, err, sizeof(err));
 	b = s2 ? mdk_swarm_client_new(s2, err, sizeof(err)) : NULL;
@@ -72,6 +72,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mdk_swarm_client_destroy(a);
 	mdk_swarm_destroy(s);
 	for (int i = 0; i < 3; i++)
-		mdk_memnode_destroy(n[i]);
+		mdk_swarm_memnode_destroy(n[i]);
 	return 0;
 }

@@ -18,7 +18,7 @@
 #define NMAX 5
 
 struct fx {
-	struct mdk_memnode *node[NMAX];
+	struct mdk_swarm_memnode *node[NMAX];
 	unsigned int n;
 	struct mdk_swarm *s;
 	char err[256];
@@ -33,7 +33,8 @@ static void fx_new(struct fx *f, enum mdk_swarm_proto proto, unsigned int n,
 	ck_assert_uint_gt(bytes, 0);
 	f->n = n;
 	for (unsigned int i = 0; i < n; i++) {
-		f->node[i] = mdk_memnode_new_mem(bytes, f->err, sizeof(f->err));
+		f->node[i] = mdk_swarm_memnode_new_mem(bytes, f->err,
+						       sizeof(f->err));
 		ck_assert_msg(f->node[i], "%s", f->err);
 	}
 	f->s = mdk_swarm_format(f->node, n, &o, f->err, sizeof(f->err));
@@ -44,7 +45,7 @@ static void fx_free(struct fx *f)
 {
 	mdk_swarm_destroy(f->s);
 	for (unsigned int i = 0; i < f->n; i++)
-		mdk_memnode_destroy(f->node[i]);
+		mdk_swarm_memnode_destroy(f->node[i]);
 }
 
 static const enum mdk_swarm_proto protos[] = { MDK_SWARM_PROTO_SWARM,
@@ -228,7 +229,7 @@ START_TEST(test_kv_opts_read_back)
 				    .max_clients = 5 };
 	/* Nodes at page-aligned offsets of the memfd, as mmap needs. */
 	uint64_t bytes = (mdk_swarm_node_bytes(&o) + 4095) & ~4095ULL;
-	struct mdk_memnode *n1[3], *n2[3];
+	struct mdk_swarm_memnode *n1[3], *n2[3];
 	struct mdk_swarm_opts got[2];
 	struct mdk_swarm *s1, *s2;
 	char err[256];
@@ -237,10 +238,10 @@ START_TEST(test_kv_opts_read_back)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(ftruncate(fd, (off_t)(3 * bytes)), 0);
 	for (int i = 0; i < 3; i++) {
-		n1[i] = mdk_memnode_new_fd(fd, (off_t)(i * bytes), bytes, err,
-					   sizeof(err));
-		n2[i] = mdk_memnode_new_fd(fd, (off_t)(i * bytes), bytes, err,
-					   sizeof(err));
+		n1[i] = mdk_swarm_memnode_new_fd(fd, (off_t)(i * bytes), bytes,
+						 err, sizeof(err));
+		n2[i] = mdk_swarm_memnode_new_fd(fd, (off_t)(i * bytes), bytes,
+						 err, sizeof(err));
 		ck_assert_msg(n1[i] && n2[i], "%s", err);
 	}
 	s1 = mdk_swarm_format(n1, 3, &o, err, sizeof(err));
@@ -259,8 +260,8 @@ START_TEST(test_kv_opts_read_back)
 	mdk_swarm_destroy(s1);
 	mdk_swarm_destroy(s2);
 	for (int i = 0; i < 3; i++) {
-		mdk_memnode_destroy(n1[i]);
-		mdk_memnode_destroy(n2[i]);
+		mdk_swarm_memnode_destroy(n1[i]);
+		mdk_swarm_memnode_destroy(n2[i]);
 	}
 	close(fd);
 }
@@ -271,7 +272,7 @@ START_TEST(test_kv_memfd_attach)
 {
 	struct mdk_swarm_opts o = { .capacity = 32 };
 	uint64_t bytes = mdk_swarm_node_bytes(&o);
-	struct mdk_memnode *n1[3], *n2[3];
+	struct mdk_swarm_memnode *n1[3], *n2[3];
 	struct mdk_swarm *s1, *s2;
 	struct mdk_swarm_client *a, *b;
 	char err[256], v[16];
@@ -281,10 +282,10 @@ START_TEST(test_kv_memfd_attach)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(ftruncate(fd, (off_t)(3 * bytes)), 0);
 	for (int i = 0; i < 3; i++) {
-		n1[i] = mdk_memnode_new_fd(fd, (off_t)(i * bytes), bytes, err,
-					   sizeof(err));
-		n2[i] = mdk_memnode_new_fd(fd, (off_t)(i * bytes), bytes, err,
-					   sizeof(err));
+		n1[i] = mdk_swarm_memnode_new_fd(fd, (off_t)(i * bytes), bytes,
+						 err, sizeof(err));
+		n2[i] = mdk_swarm_memnode_new_fd(fd, (off_t)(i * bytes), bytes,
+						 err, sizeof(err));
 		ck_assert_msg(n1[i] && n2[i], "%s", err);
 	}
 	s1 = mdk_swarm_format(n1, 3, &o, err, sizeof(err));
@@ -300,7 +301,7 @@ START_TEST(test_kv_memfd_attach)
 	ck_assert(vl == 3 && !memcmp(v, "yes", 3));
 	/* Node order matters: a permutation is refused, naming the node. */
 	{
-		struct mdk_memnode *perm[3] = { n2[1], n2[0], n2[2] };
+		struct mdk_swarm_memnode *perm[3] = { n2[1], n2[0], n2[2] };
 
 		ck_assert_ptr_null(mdk_swarm_attach(perm, 3, err, sizeof(err)));
 		ck_assert_msg(strstr(err, "replica"), "%s", err);
@@ -309,14 +310,14 @@ START_TEST(test_kv_memfd_attach)
 	ck_assert_int_eq(ftruncate(fd, 0), 0);
 	vl = sizeof(v);
 	ck_assert_int_eq(mdk_swarm_get(b, "shared", 6, v, &vl), -EIO);
-	ck_assert(mdk_memnode_crashed(n2[0]));
+	ck_assert(mdk_swarm_memnode_crashed(n2[0]));
 	mdk_swarm_client_destroy(a);
 	mdk_swarm_client_destroy(b);
 	mdk_swarm_destroy(s1);
 	mdk_swarm_destroy(s2);
 	for (int i = 0; i < 3; i++) {
-		mdk_memnode_destroy(n1[i]);
-		mdk_memnode_destroy(n2[i]);
+		mdk_swarm_memnode_destroy(n1[i]);
+		mdk_swarm_memnode_destroy(n2[i]);
 	}
 	close(fd);
 }
@@ -324,16 +325,16 @@ END_TEST
 
 START_TEST(test_kv_attach_garbage)
 {
-	struct mdk_memnode *n[3];
+	struct mdk_swarm_memnode *n[3];
 	char err[256];
 
 	for (int i = 0; i < 3; i++)
-		n[i] = mdk_memnode_new_mem(8192, err, sizeof(err));
+		n[i] = mdk_swarm_memnode_new_mem(8192, err, sizeof(err));
 	ck_assert_ptr_null(mdk_swarm_attach(n, 3, err, sizeof(err)));
 	ck_assert_msg(strstr(err, "node 0: offset 0: no SWARM-KV store"), "%s",
 		      err);
 	for (int i = 0; i < 3; i++)
-		mdk_memnode_destroy(n[i]);
+		mdk_swarm_memnode_destroy(n[i]);
 }
 END_TEST
 
@@ -348,15 +349,15 @@ START_TEST(test_kv_node_crash)
 	fx_new(&f, _i ? MDK_SWARM_PROTO_ABD : MDK_SWARM_PROTO_SWARM, 5, 16);
 	c = mdk_swarm_client_new(f.s, f.err, sizeof(f.err));
 	ck_assert_int_eq(mdk_swarm_insert(c, "a", 1, "1", 1), 0);
-	mdk_memnode_crash(f.node[0]);
-	mdk_memnode_crash(f.node[3]);
+	mdk_swarm_memnode_crash(f.node[0]);
+	mdk_swarm_memnode_crash(f.node[3]);
 	ck_assert_int_eq(mdk_swarm_get(c, "a", 1, v, &vl), 0);
 	ck_assert(vl == 1 && v[0] == '1');
 	ck_assert_int_eq(mdk_swarm_update(c, "a", 1, "2", 1), 0);
 	vl = sizeof(v);
 	ck_assert_int_eq(mdk_swarm_get(c, "a", 1, v, &vl), 0);
 	ck_assert(v[0] == '2');
-	mdk_memnode_crash(f.node[4]);
+	mdk_swarm_memnode_crash(f.node[4]);
 	vl = sizeof(v);
 	ck_assert_int_eq(mdk_swarm_get(c, "a", 1, v, &vl), -EIO);
 	mdk_swarm_client_destroy(c);

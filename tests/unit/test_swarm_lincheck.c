@@ -15,24 +15,24 @@
 
 #include "unit.h"
 
-#define P MDK_LIN_PUT
-#define G MDK_LIN_GET
-#define A MDK_LIN_ABSENT
-#define INF MDK_LIN_PENDING
+#define P MDK_SWARM_LIN_PUT
+#define G MDK_SWARM_LIN_GET
+#define A MDK_SWARM_LIN_ABSENT
+#define INF MDK_SWARM_LIN_PENDING
 
-static bool lin(const struct mdk_lin_op *ops, size_t n)
+static bool lin(const struct mdk_swarm_lin_op *ops, size_t n)
 {
-	struct mdk_lin_report rep;
+	struct mdk_swarm_lin_report rep;
 
-	ck_assert_int_eq(mdk_lincheck(ops, n, 0, &rep), 0);
+	ck_assert_int_eq(mdk_swarm_lincheck(ops, n, 0, &rep), 0);
 	ck_assert_uint_eq(rep.ops, n);
 	return rep.linearizable;
 }
 
-#define LIN(...)                                                \
-	({                                                      \
-		const struct mdk_lin_op h_[] = { __VA_ARGS__ }; \
-		lin(h_, sizeof(h_) / sizeof(h_[0]));            \
+#define LIN(...)                                                      \
+	({                                                            \
+		const struct mdk_swarm_lin_op h_[] = { __VA_ARGS__ }; \
+		lin(h_, sizeof(h_) / sizeof(h_[0]));                  \
 	})
 
 /* { key, value, call, ret, client, kind } */
@@ -95,14 +95,14 @@ END_TEST
 
 START_TEST(test_lincheck_keys_independent)
 {
-	struct mdk_lin_report rep;
-	const struct mdk_lin_op h[] = {
+	struct mdk_swarm_lin_report rep;
+	const struct mdk_swarm_lin_op h[] = {
 		{ 1, 5, 0, 1, 0, P }, { 2, 6, 0, 1, 1, P },
 		{ 1, 5, 2, 3, 2, G }, { 2, A, 2, 3, 2, G }, /* bad: key 2 */
 		{ 3, A, 0, 9, 3, G },
 	};
 
-	ck_assert_int_eq(mdk_lincheck(h, 5, 0, &rep), 0);
+	ck_assert_int_eq(mdk_swarm_lincheck(h, 5, 0, &rep), 0);
 	ck_assert(!rep.linearizable);
 	ck_assert_uint_eq(rep.bad_key, 2);
 	ck_assert_msg(strstr(rep.msg, "key 2"), "%s", rep.msg);
@@ -115,18 +115,18 @@ END_TEST
 
 START_TEST(test_lincheck_bad_input)
 {
-	struct mdk_lin_report rep;
-	const struct mdk_lin_op back[] = { { 0, 1, 5, 4, 0, P } };
-	const struct mdk_lin_op kind[] = { { 0, 1, 0, 1, 0, 0 },
-					   { 0, 1, 0, 1, 0, 7 } };
+	struct mdk_swarm_lin_report rep;
+	const struct mdk_swarm_lin_op back[] = { { 0, 1, 5, 4, 0, P } };
+	const struct mdk_swarm_lin_op kind[] = { { 0, 1, 0, 1, 0, 0 },
+						 { 0, 1, 0, 1, 0, 7 } };
 
-	ck_assert_int_eq(mdk_lincheck(back, 1, 0, &rep), -EINVAL);
+	ck_assert_int_eq(mdk_swarm_lincheck(back, 1, 0, &rep), -EINVAL);
 	ck_assert_msg(strstr(rep.msg, "operation 0: returns before"), "%s",
 		      rep.msg);
-	ck_assert_int_eq(mdk_lincheck(kind, 2, 0, &rep), -EINVAL);
+	ck_assert_int_eq(mdk_swarm_lincheck(kind, 2, 0, &rep), -EINVAL);
 	ck_assert_msg(strstr(rep.msg, "operation 1: unknown kind"), "%s",
 		      rep.msg);
-	ck_assert_int_eq(mdk_lincheck(NULL, 0, 0, &rep), 0);
+	ck_assert_int_eq(mdk_swarm_lincheck(NULL, 0, 0, &rep), 0);
 	ck_assert(rep.linearizable);
 }
 END_TEST
@@ -145,7 +145,7 @@ static uint64_t rnd(uint64_t *x)
  * gets a call before and a return after it, stretched at random so that
  * operations overlap (concurrency up to 8).
  */
-static size_t gen(struct mdk_lin_op *h, size_t n, uint64_t seed)
+static size_t gen(struct mdk_swarm_lin_op *h, size_t n, uint64_t seed)
 {
 	uint64_t state = A, x = seed;
 
@@ -182,20 +182,20 @@ static size_t gen(struct mdk_lin_op *h, size_t n, uint64_t seed)
 
 START_TEST(test_lincheck_random)
 {
-	struct mdk_lin_op h[2000];
-	struct mdk_lin_report rep;
+	struct mdk_swarm_lin_op h[2000];
+	struct mdk_swarm_lin_report rep;
 
 	for (uint64_t seed = 1; seed <= 20; seed++) {
 		size_t n = gen(h, 2000, seed), bad;
 
-		ck_assert_int_eq(mdk_lincheck(h, n, 0, &rep), 0);
+		ck_assert_int_eq(mdk_swarm_lincheck(h, n, 0, &rep), 0);
 		ck_assert_msg(rep.linearizable, "seed %llu: %s",
 			      (unsigned long long)seed, rep.msg);
 		/* A read of a value never written cannot be linearized. */
 		for (bad = n / 2; h[bad].kind != G; bad++)
 			;
 		h[bad].value = 999999;
-		ck_assert_int_eq(mdk_lincheck(h, n, 0, &rep), 0);
+		ck_assert_int_eq(mdk_swarm_lincheck(h, n, 0, &rep), 0);
 		ck_assert(!rep.linearizable);
 	}
 }
@@ -204,15 +204,16 @@ END_TEST
 START_TEST(test_lincheck_budget)
 {
 	/* 40 concurrent writes and reads of many values: a big search. */
-	struct mdk_lin_op h[40];
-	struct mdk_lin_report rep;
+	struct mdk_swarm_lin_op h[40];
+	struct mdk_swarm_lin_report rep;
 
 	for (int i = 0; i < 40; i++)
-		h[i] = (struct mdk_lin_op){ 0,		 (uint64_t)(i % 20) + 1,
-					    0,		 1000,
-					    (uint32_t)i, i < 20 ? P : G };
+		h[i] = (struct mdk_swarm_lin_op){
+			0,	     (uint64_t)(i % 20) + 1, 0, 1000,
+			(uint32_t)i, i < 20 ? P : G
+		};
 	h[39].value = 12345; /* impossible: forces the whole search */
-	ck_assert_int_eq(mdk_lincheck(h, 40, 1000, &rep), -E2BIG);
+	ck_assert_int_eq(mdk_swarm_lincheck(h, 40, 1000, &rep), -E2BIG);
 	ck_assert_msg(strstr(rep.msg, "budget"), "%s", rep.msg);
 }
 END_TEST

@@ -22,7 +22,7 @@
 #include "unit.h"
 
 struct fx {
-	struct mdk_memnode *node[5];
+	struct mdk_swarm_memnode *node[5];
 	struct mdk_swarm *s;
 	struct mdk_swarm_client *c[4];
 	char err[256];
@@ -35,7 +35,7 @@ static void fx_new(struct fx *f, enum mdk_swarm_proto p)
 
 	memset(f, 0, sizeof(*f));
 	for (int i = 0; i < 3; i++)
-		ck_assert_ptr_nonnull(f->node[i] = mdk_memnode_new_mem(
+		ck_assert_ptr_nonnull(f->node[i] = mdk_swarm_memnode_new_mem(
 					      bytes, f->err, sizeof(f->err)));
 	f->s = mdk_swarm_format(f->node, 3, &o, f->err, sizeof(f->err));
 	ck_assert_msg(f->s, "%s", f->err);
@@ -50,7 +50,7 @@ static void fx_free(struct fx *f)
 		mdk_swarm_client_destroy(f->c[i]);
 	mdk_swarm_destroy(f->s);
 	for (int i = 0; i < 3; i++)
-		mdk_memnode_destroy(f->node[i]);
+		mdk_swarm_memnode_destroy(f->node[i]);
 }
 
 /* Every client learns where "k" lives: no lookup round in the counts. */

@@ -35,7 +35,7 @@ struct plan {
 
 struct run {
 	const struct plan *p;
-	struct mdk_memnode *node[9];
+	struct mdk_swarm_memnode *node[9];
 	struct mdk_swarm *s;
 	unsigned long done; /* operations finished, all threads */
 	unsigned long crash_at[9];
@@ -46,7 +46,7 @@ struct worker {
 	struct run *r;
 	unsigned int idx;
 	pthread_t th;
-	struct mdk_lin_op *log;
+	struct mdk_swarm_lin_op *log;
 	unsigned int *slowlog;
 	size_t nlog;
 	unsigned int slow;
@@ -75,7 +75,7 @@ static void crash_due(struct run *r)
 
 	for (unsigned int i = 0; i < r->p->node_crashes; i++)
 		if (done == r->crash_at[i])
-			mdk_memnode_crash(r->node[i * 2 % r->p->nodes]);
+			mdk_swarm_memnode_crash(r->node[i * 2 % r->p->nodes]);
 }
 
 static void *work(void *arg)
@@ -100,7 +100,7 @@ static void *work(void *arg)
 		mdk_swarm_client_crash_after(c, 20 + rnd(&seed) % (3 * p->ops));
 
 	for (unsigned int i = 0; i < p->ops; i++) {
-		struct mdk_lin_op *op = &w->log[w->nlog];
+		struct mdk_swarm_lin_op *op = &w->log[w->nlog];
 		struct mdk_swarm_op_stats st;
 		unsigned int k = rnd(&seed) % p->keys, dice = rnd(&seed) % 100;
 		char key[16], val[64];
@@ -111,46 +111,46 @@ static void *work(void *arg)
 		op->key = k;
 		op->client = w->idx;
 		if (dice < p->put_pct) {
-			op->kind = MDK_LIN_PUT;
+			op->kind = MDK_SWARM_LIN_PUT;
 			op->value = ((uint64_t)(w->idx + 1) << 32) | ++seq;
 			memset(val, (int)seq, sizeof(val));
 			memcpy(val, &op->value, 8);
-			op->call_ns = mdk_lin_now_ns();
+			op->call_ns = mdk_swarm_lin_now_ns();
 			ret = mdk_swarm_insert(c, key, klen, val, 8 + seq % 40);
 		} else if (dice < p->put_pct + p->del_pct) {
-			op->kind = MDK_LIN_PUT;
-			op->value = MDK_LIN_ABSENT;
-			op->call_ns = mdk_lin_now_ns();
+			op->kind = MDK_SWARM_LIN_PUT;
+			op->value = MDK_SWARM_LIN_ABSENT;
+			op->call_ns = mdk_swarm_lin_now_ns();
 			ret = mdk_swarm_delete(c, key, klen);
 		} else {
-			op->kind = MDK_LIN_GET;
+			op->kind = MDK_SWARM_LIN_GET;
 			vlen = sizeof(val);
-			op->call_ns = mdk_lin_now_ns();
+			op->call_ns = mdk_swarm_lin_now_ns();
 			ret = mdk_swarm_get(c, key, klen, val, &vlen);
 			if (!ret) {
 				ck_assert_uint_ge(vlen, 8);
 				memcpy(&op->value, val, 8);
 			} else {
-				op->value = MDK_LIN_ABSENT;
+				op->value = MDK_SWARM_LIN_ABSENT;
 			}
 		}
-		op->ret_ns = mdk_lin_now_ns();
+		op->ret_ns = mdk_swarm_lin_now_ns();
 		mdk_swarm_last_op(c, &st);
 		w->slow |= st.slow;
 		w->slowlog[w->nlog] = st.slow | st.rtts << 8;
-		if (ret == -ENOENT && op->kind == MDK_LIN_GET)
+		if (ret == -ENOENT && op->kind == MDK_SWARM_LIN_GET)
 			ret = 0;
 		if (ret == -ECANCELED || ret == -EIO) {
 			/* Unknown outcome: a write is pending, a read says nothing. */
-			if (op->kind == MDK_LIN_PUT) {
-				op->ret_ns = MDK_LIN_PENDING;
+			if (op->kind == MDK_SWARM_LIN_PUT) {
+				op->ret_ns = MDK_SWARM_LIN_PENDING;
 				w->nlog++;
 			}
 			break;
 		}
 		ck_assert_msg(!ret, "client %u: op %u on key %u: %s", w->idx, i,
 			      k, strerror(-ret));
-		w->acked_puts += op->kind == MDK_LIN_PUT;
+		w->acked_puts += op->kind == MDK_SWARM_LIN_PUT;
 		w->nlog++;
 		crash_due(r);
 	}
@@ -165,8 +165,8 @@ static void run_plan(const struct plan *p)
 				    .max_clients = p->threads + 2 };
 	uint64_t bytes = mdk_swarm_node_bytes(&o);
 	struct worker *w = calloc(p->threads, sizeof(*w));
-	struct mdk_lin_report rep;
-	struct mdk_lin_op *all;
+	struct mdk_swarm_lin_report rep;
+	struct mdk_swarm_lin_op *all;
 	struct mdk_swarm_client *fin;
 	struct run r = { .p = p };
 	size_t n = 0;
@@ -174,7 +174,7 @@ static void run_plan(const struct plan *p)
 	unsigned int slow = 0, acked = 0;
 
 	for (unsigned int i = 0; i < p->nodes; i++) {
-		r.node[i] = mdk_memnode_new_mem(bytes, err, sizeof(err));
+		r.node[i] = mdk_swarm_memnode_new_mem(bytes, err, sizeof(err));
 		ck_assert_msg(r.node[i], "%s", err);
 	}
 	r.s = mdk_swarm_format(r.node, p->nodes, &o, err, sizeof(err));
@@ -205,28 +205,28 @@ static void run_plan(const struct plan *p)
 	fin = mdk_swarm_client_new(r.s, err, sizeof(err));
 	ck_assert_msg(fin, "%s", err);
 	for (unsigned int k = 0; k < p->keys; k++) {
-		struct mdk_lin_op *op = &all[n++];
+		struct mdk_swarm_lin_op *op = &all[n++];
 		char key[16], val[64];
 		size_t vlen = sizeof(val);
 		int ret;
 
 		op->key = k;
-		op->kind = MDK_LIN_GET;
+		op->kind = MDK_SWARM_LIN_GET;
 		op->client = p->threads;
-		op->call_ns = mdk_lin_now_ns();
+		op->call_ns = mdk_swarm_lin_now_ns();
 		ret = mdk_swarm_get(fin, key,
 				    snprintf(key, sizeof(key), "key%u", k), val,
 				    &vlen);
-		op->ret_ns = mdk_lin_now_ns();
+		op->ret_ns = mdk_swarm_lin_now_ns();
 		ck_assert_msg(!ret || ret == -ENOENT, "final get: %s",
 			      strerror(-ret));
-		op->value = MDK_LIN_ABSENT;
+		op->value = MDK_SWARM_LIN_ABSENT;
 		if (!ret)
 			memcpy(&op->value, val, 8);
 	}
 	mdk_swarm_client_destroy(fin);
 
-	ck_assert_int_eq(mdk_lincheck(all, n, 200000000, &rep), 0);
+	ck_assert_int_eq(mdk_swarm_lincheck(all, n, 200000000, &rep), 0);
 	if (!rep.linearizable && getenv("MDK_SWARM_STRESS_DUMP")) {
 		FILE *f = fopen(getenv("MDK_SWARM_STRESS_DUMP"), "w");
 		size_t k = 0;
@@ -264,7 +264,7 @@ static void run_plan(const struct plan *p)
 	free(w);
 	mdk_swarm_destroy(r.s);
 	for (unsigned int i = 0; i < p->nodes; i++)
-		mdk_memnode_destroy(r.node[i]);
+		mdk_swarm_memnode_destroy(r.node[i]);
 }
 
 START_TEST(test_stress_many_keys)

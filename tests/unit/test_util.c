@@ -2,7 +2,8 @@
 /*
  * Description: the shared helpers of <mdk/util.h> (libmdk/util.c):
  * mdk_grow() grows arrays and refuses sizes that overflow, mdk_hash64()
- * is the splitmix64 finaliser, a bijection whose low bits spread.
+ * is the splitmix64 finaliser, a bijection whose low bits spread, and
+ * mdk_splitmix64() gives the reference sequence.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -88,6 +89,18 @@ START_TEST(test_hash64_known_values)
 }
 END_TEST
 
+/* splitmix64's reference sequence from a state of 0, and the state kept. */
+START_TEST(test_splitmix64_sequence)
+{
+	uint64_t s = 0;
+
+	ck_assert_uint_eq(mdk_splitmix64(&s), 0xe220a8397b1dcdafull);
+	ck_assert_uint_eq(s, 0x9e3779b97f4a7c15ull);
+	ck_assert_uint_eq(mdk_splitmix64(&s), 0x6e789e6aa1b965f4ull);
+	ck_assert_uint_eq(mdk_splitmix64(&s), 0x06c45d188009454full);
+}
+END_TEST
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -137,6 +150,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_grow_doubles);
 	tcase_add_test(tc, test_grow_refuses_overflow);
 	tcase_add_test(tc, test_hash64_known_values);
+	tcase_add_test(tc, test_splitmix64_sequence);
 	tcase_add_test(tc, test_hash64_no_collisions);
 	tcase_add_test(tc, test_hash64_low_bits_spread);
 	suite_add_tcase(s, tc);

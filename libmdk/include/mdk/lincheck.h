@@ -8,11 +8,11 @@
  * one key at a time: linearizability is local, so a history is
  * linearizable iff the sub-history of every key is).
  *
- * Each key is a register: MDK_LIN_PUT writes @value (MDK_LIN_ABSENT for a
- * delete), MDK_LIN_GET read @value (MDK_LIN_ABSENT when it found none).
+ * Each key is a register: MDK_SWARM_LIN_PUT writes @value (MDK_SWARM_LIN_ABSENT for a
+ * delete), MDK_SWARM_LIN_GET read @value (MDK_SWARM_LIN_ABSENT when it found none).
  * Initially every key is absent.  An operation whose outcome is unknown
  * (its client crashed, or it failed with -EIO) is pending: @ret_ns is
- * MDK_LIN_PENDING and it may take effect at any point after its call, or
+ * MDK_SWARM_LIN_PENDING and it may take effect at any point after its call, or
  * never.  Pending gets carry no information and should be left out.
  * Times are from one clock (CLOCK_MONOTONIC): @call_ns is taken before
  * the operation starts and @ret_ns after it returned.
@@ -21,15 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MDK_LIN_ABSENT UINT64_MAX
-#define MDK_LIN_PENDING UINT64_MAX
+#define MDK_SWARM_LIN_ABSENT UINT64_MAX
+#define MDK_SWARM_LIN_PENDING UINT64_MAX
 
-enum mdk_lin_kind {
-	MDK_LIN_GET = 0,
-	MDK_LIN_PUT = 1,
+enum mdk_swarm_lin_kind {
+	MDK_SWARM_LIN_GET = 0,
+	MDK_SWARM_LIN_PUT = 1,
 };
 
-struct mdk_lin_op {
+struct mdk_swarm_lin_op {
 	uint64_t key;
 	uint64_t value;
 	uint64_t call_ns;
@@ -39,14 +39,14 @@ struct mdk_lin_op {
 };
 
 /*
- * struct mdk_lin_report - the verdict.
+ * struct mdk_swarm_lin_report - the verdict.
  * @linearizable: the history is linearizable
  * @keys, @ops:   keys and operations checked
  * @bad_key:      the first key whose sub-history is not linearizable
  * @explored:     configurations the search visited
  * @msg:          one line saying what failed
  */
-struct mdk_lin_report {
+struct mdk_swarm_lin_report {
 	bool linearizable;
 	size_t keys, ops;
 	uint64_t bad_key;
@@ -55,16 +55,16 @@ struct mdk_lin_report {
 };
 
 /*
- * mdk_lincheck() - check the @n operations of @ops (any order).  Returns 0
+ * mdk_swarm_lincheck() - check the @n operations of @ops (any order).  Returns 0
  * when the check ran to its verdict in @rep, -EINVAL for a malformed
  * operation (a return before its call, an unknown kind: @rep->msg names
  * its index), -E2BIG when a key needs more than @max_explored
  * configurations (0: no limit), -ENOMEM.
  */
-int mdk_lincheck(const struct mdk_lin_op *ops, size_t n, uint64_t max_explored,
-		 struct mdk_lin_report *rep);
+int mdk_swarm_lincheck(const struct mdk_swarm_lin_op *ops, size_t n,
+		       uint64_t max_explored, struct mdk_swarm_lin_report *rep);
 
-/* mdk_lin_now_ns() - CLOCK_MONOTONIC in nanoseconds, for call_ns/ret_ns. */
-uint64_t mdk_lin_now_ns(void);
+/* mdk_swarm_lin_now_ns() - CLOCK_MONOTONIC in nanoseconds, for call_ns/ret_ns. */
+uint64_t mdk_swarm_lin_now_ns(void);
 
 #endif /* MDK_LINCHECK_H */

@@ -63,7 +63,8 @@ uint64_t mdk_swarm_node_bytes(const struct mdk_swarm_opts *opts);
  * RAW, 1..MDK_SWARM_MAX_NODES otherwise) and return a handle.  Overwrites
  * whatever the nodes held.  The handle does not own the nodes.
  */
-struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
+struct mdk_swarm *mdk_swarm_format(struct mdk_swarm_memnode **nodes,
+				   unsigned int n,
 				   const struct mdk_swarm_opts *opts, char *err,
 				   size_t errlen);
 
@@ -73,8 +74,8 @@ struct mdk_swarm *mdk_swarm_format(struct mdk_memnode **nodes, unsigned int n,
  * must be given in the same order as at format time; a majority of them
  * must answer.
  */
-struct mdk_swarm *mdk_swarm_attach(struct mdk_memnode **nodes, unsigned int n,
-				   char *err, size_t errlen);
+struct mdk_swarm *mdk_swarm_attach(struct mdk_swarm_memnode **nodes,
+				   unsigned int n, char *err, size_t errlen);
 
 /* mdk_swarm_destroy() - free the handle (not the nodes, not the data). */
 void mdk_swarm_destroy(struct mdk_swarm *s);

@@ -33,4 +33,14 @@ inline uint64_t mdk_hash64(uint64_t x)
 	return x;
 }
 
+/*
+ * mdk_splitmix64() - the next number of the splitmix64 generator whose
+ * state is *@state: a golden-ratio step, then mdk_hash64().  Seeded by
+ * setting *@state; deterministic, so that runs repeat.
+ */
+inline uint64_t mdk_splitmix64(uint64_t *state)
+{
+	return mdk_hash64(*state += 0x9e3779b97f4a7c15ull);
+}
+
 #endif
