@@ -9,8 +9,8 @@
  * bpf_program__set_autoload() (the libbpf-tools way); the comment here says
  * which.
  */
-#ifndef MDK_CORE_FIXES_BPF_H
-#define MDK_CORE_FIXES_BPF_H
+#ifndef MDK_BPF_CORE_FIXES_H
+#define MDK_BPF_CORE_FIXES_H
 
 #include <vmlinux.h>
 #include <bpf/bpf_core_read.h>
@@ -73,4 +73,4 @@ static __always_inline bool folio_swapbacked(struct folio *folio)
  *   treats 0 as success, fexit/migrate_misplaced_page treats 1.
  */
 
-#endif /* MDK_CORE_FIXES_BPF_H */
+#endif /* MDK_BPF_CORE_FIXES_H */

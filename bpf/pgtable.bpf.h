@@ -5,8 +5,8 @@
  * bpf_probe_read_kernel(), and the bit counting BPF lacks.  Included by
  * sampler.bpf.c only.
  */
-#ifndef MDK_PGTABLE_BPF_H
-#define MDK_PGTABLE_BPF_H
+#ifndef MDK_BPF_PGTABLE_H
+#define MDK_BPF_PGTABLE_H
 
 /* arch/x86/include/asm/pgtable_types.h */
 #define X86_PRESENT (1ULL << 0)
@@ -76,4 +76,4 @@ static __always_inline __u64 trailing_ones(__u64 x)
 	return popcount64(x & ~(x + 1));
 }
 
-#endif /* MDK_PGTABLE_BPF_H */
+#endif /* MDK_BPF_PGTABLE_H */
