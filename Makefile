@@ -128,6 +128,13 @@ include cli/build.mk
 include kmod/build.mk
 include tests/build.mk
 
+# Every static library: its members are the prerequisites its build.mk
+# lists.
+$(B)/%.a:
+	$(call msg,AR,$@)
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
 $(B)/%.o: %.c
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)

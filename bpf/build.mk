@@ -20,11 +20,5 @@ all: $(BPF_SKELS) $(LIBSAMPLER_A)
 $(SAMPLER_SRCS:%.c=$(B)/%.o) $(SAMPLER_SRCS:%.c=$(B)/san/%.o): | $(BPF_SKELS)
 
 $(LIBSAMPLER_A): $(SAMPLER_SRCS:%.c=$(B)/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBSAMPLER_SAN_A): $(SAMPLER_SRCS:%.c=$(B)/san/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^

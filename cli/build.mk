@@ -22,14 +22,8 @@ MDKCTL := $(B)/bin/mdkctl
 all: $(MDKCTL)
 
 $(LIBMDKCTL_A): $(LIBMDKCTL_SRCS:%.c=$(B)/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBMDKCTL_SAN_A): $(LIBMDKCTL_SRCS:%.c=$(B)/san/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(MDKCTL): $(MDKCTL_SRCS:%.c=$(B)/%.o) $(LIBMDKCTL_A) $(LIBMDKD_A) $(LIBSAMPLER_A) \
 		$(LIBSWARM_A) $(LIBMDK_A)

@@ -17,14 +17,8 @@ MDKD := $(B)/bin/mdkd
 all: $(MDKD)
 
 $(LIBMDKD_A): $(LIBMDKD_SRCS:%.c=$(B)/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBMDKD_SAN_A): $(LIBMDKD_SRCS:%.c=$(B)/san/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(MDKD): $(MDKD_SRCS:%.c=$(B)/%.o) $(LIBMDKD_A) $(LIBSAMPLER_A) $(LIBMDK_A)
 	$(call msg,LD,$@)

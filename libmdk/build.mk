@@ -17,14 +17,8 @@ LIBMDK_LIBS := -llinear -lz -lm -lpthread
 all: $(LIBMDK_A) $(LIBMDK_SO) $(LIBMDK_PC)
 
 $(LIBMDK_A): $(LIBMDK_OBJS)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBMDK_SAN_A): $(LIBMDK_SAN_OBJS)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBMDK_SO): $(LIBMDK_OBJS) libmdk/libmdk.map
 	$(call msg,LD,$@)

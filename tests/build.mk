@@ -26,9 +26,6 @@ UNIT_HELPER_SRCS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
 UNIT_HELPERS_A := $(B)/san/tests/unit/libunit.a
 
 $(UNIT_HELPERS_A): $(UNIT_HELPER_SRCS:%.c=$(B)/san/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/tests/unit/%: $(B)/san/tests/unit/%.o $(UNIT_HELPERS_A) $(MDK_LIBS_SAN_A)
 	$(call msg,LD,$@)
@@ -59,9 +56,6 @@ EXTRA_CFLAGS_tests/vm/lib/ := $(EXTRA_CFLAGS_tests/vm/)
 VM_LIBS := $(shell $(PKG_CONFIG) --libs libbpf numa 2>/dev/null) -lelf -lz -lpthread
 
 $(VM_LIB_A): $(VM_LIB_SRCS:%.c=$(B)/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # Plain C tests may use any library of the tree, e.g. the sampler's
 # loader.

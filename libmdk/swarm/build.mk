@@ -12,11 +12,5 @@ SWARM_LIBS := -lpthread
 all: $(LIBSWARM_A)
 
 $(LIBSWARM_A): $(SWARM_SRCS:%.c=$(B)/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(LIBSWARM_SAN_A): $(SWARM_SRCS:%.c=$(B)/san/%.o)
-	$(call msg,AR,$@)
-	@mkdir -p $(@D)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
