@@ -19,18 +19,16 @@ static char log_buf[1 << 18];
 
 int main(void)
 {
+	const char *skip;
 	const char *node = getenv("MDK_POOL_NODE");
 	char has_memory[64];
 	int bad = 0, kfd, i, ret;
 	struct stat st;
 
 	ksft_print_header();
-	if (geteuid())
-		ksft_exit_skip("needs root\n");
-	if (!kmod_path())
-		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
-	if (!node)
-		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
+	skip = kmod_skip_reason(node);
+	if (skip)
+		ksft_exit_skip("%s\n", skip);
 	if (kmod_loaded())
 		ksft_exit_fail_msg("cmm_mp is loaded already\n");
 	ksft_set_plan(4);

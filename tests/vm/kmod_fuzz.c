@@ -305,16 +305,14 @@ static void check_after(int fd)
 
 int main(void)
 {
+	const char *skip;
 	struct cmm_mp_info info = { 0 };
 	int fd, ret;
 
 	ksft_print_header();
-	if (geteuid())
-		ksft_exit_skip("needs root\n");
-	if (!kmod_path())
-		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
-	if (!getenv("MDK_POOL_BASE"))
-		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
+	skip = kmod_skip_reason(getenv("MDK_POOL_BASE"));
+	if (skip)
+		ksft_exit_skip("%s\n", skip);
 	ret = kmod_load("");
 	if (ret)
 		ksft_exit_fail_msg("finit_module: %s\n", strerror(-ret));

@@ -90,6 +90,7 @@ static int online_two_blocks(int fd, uint32_t id)
 
 int main(void)
 {
+	const char *skip;
 	const char *base_s = getenv("MDK_POOL_BASE"),
 		   *size_s = getenv("MDK_POOL_SIZE");
 	struct bad_case c[24];
@@ -98,12 +99,9 @@ int main(void)
 	char params[256];
 
 	ksft_print_header();
-	if (geteuid())
-		ksft_exit_skip("needs root\n");
-	if (!kmod_path())
-		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
-	if (!base_s || !size_s)
-		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
+	skip = kmod_skip_reason(base_s && size_s);
+	if (skip)
+		ksft_exit_skip("%s\n", skip);
 	if (kmod_loaded())
 		ksft_exit_fail_msg("cmm_mp is loaded already\n");
 	base = strtoull(base_s, NULL, 0);

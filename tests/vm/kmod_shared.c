@@ -83,6 +83,7 @@ static void cleanup(int fd, uint32_t seg)
 
 int main(void)
 {
+	const char *skip;
 	struct sigaction sa = { .sa_handler = on_sigbus };
 	struct cmm_mp_device_info dev = { .id = 1 };
 	struct cmm_mp_info info = { 0 };
@@ -96,12 +97,9 @@ int main(void)
 	size_t i;
 
 	ksft_print_header();
-	if (geteuid())
-		ksft_exit_skip("needs root\n");
-	if (!kmod_path())
-		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
-	if (!getenv("MDK_POOL_BASE"))
-		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
+	skip = kmod_skip_reason(getenv("MDK_POOL_BASE"));
+	if (skip)
+		ksft_exit_skip("%s\n", skip);
 	ret = kmod_load("");
 	if (ret)
 		ksft_exit_fail_msg("finit_module: %s\n", strerror(-ret));

@@ -33,18 +33,16 @@ static int nothing_left(void)
 
 int main(void)
 {
+	const char *skip;
 	char params[64], path[128], want[64];
 	struct cmm_mp_segment_info s = { 0 };
 	struct cmm_mp_info info = { 0 };
 	int step, ret, kfd, fd, ok;
 
 	ksft_print_header();
-	if (geteuid())
-		ksft_exit_skip("needs root\n");
-	if (!kmod_path())
-		ksft_exit_skip("cmm_mp.ko is not built for this kernel\n");
-	if (!getenv("MDK_POOL_BASE"))
-		ksft_exit_skip("no CMM-MP pool (tests/vm/run -p SIZE)\n");
+	skip = kmod_skip_reason(getenv("MDK_POOL_BASE"));
+	if (skip)
+		ksft_exit_skip("%s\n", skip);
 	if (kmod_loaded())
 		ksft_exit_fail_msg("cmm_mp is loaded already\n");
 	ret = kmod_load("");

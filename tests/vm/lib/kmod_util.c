@@ -147,3 +147,14 @@ int count_lines(const char *log, const char *needle)
 	}
 	return n;
 }
+
+const char *kmod_skip_reason(bool have_pool)
+{
+	if (geteuid())
+		return "needs root";
+	if (!kmod_path())
+		return "cmm_mp.ko is not built for this kernel";
+	if (!have_pool)
+		return "no CMM-MP pool (tests/vm/run -p SIZE)";
+	return NULL;
+}

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,13 @@ int kmod_load(const char *params);
 int kmod_unload(void);
 
 int kmod_loaded(void);
+
+/*
+ * Why a test of the module cannot run here, or NULL: it needs root, the
+ * module built for the running kernel and, with @have_pool, the VM's
+ * CMM-MP pool (tests/vm/run -p SIZE).
+ */
+const char *kmod_skip_reason(bool have_pool);
 
 /* Reads sysfs/proc file @path into @buf (newline stripped); 0 or -errno. */
 int read_text(const char *path, char *buf, size_t len);
