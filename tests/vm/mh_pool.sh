@@ -55,6 +55,8 @@ h2=$(seg_holder 2)
 ktap_diag "host $me sees segment 0: $h0, 1: $h1, 2: $h2"
 [ "$h0" = "host 0" ] && [ "$h1" = "host 1" ] && [ "$h2" = none ]
 ktap_check "either host's view shows who holds what"
+# Both views are read before either host lets its segment go.
+mh_barrier viewed
 "$MDKCTL" pool offline all >/dev/null
 mh_barrier offline
 [ "$(seg_holder 0)" = none ] && [ "$(seg_holder 1)" = none ]
