@@ -156,6 +156,8 @@ static void high_detach(struct mdkd_target *t, void *state)
 
 const struct mdkd_actuator_ops mdkd_act_high_pulse = {
 	.name = "high-pulse",
+	.action = MDKD_ACT_RECLAIM,
+	.swap_backed = true,
 	.help = "lower memory.high for one write, then restore it (kernels without memory.reclaim)",
 	.state_size = sizeof(struct high_state),
 	.probe = high_probe,

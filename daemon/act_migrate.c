@@ -214,6 +214,8 @@ static int migrate_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 	}
 	memset(&p->res, 0, sizeof(p->res));
 	/* The budget covers the promotions first (see mode_policy.c). */
+	if (p->nback > budget)
+		p->nback = budget; /* the limits cut it (limits.h) */
 	n = budget > p->nback ? budget - p->nback : 0;
 	ret = mdkd_migrate(t->page_sys, p, n);
 	mdkd_pages_done(t, p, "migrate", true, ret);
@@ -222,6 +224,8 @@ static int migrate_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 
 const struct mdkd_actuator_ops mdkd_act_migrate = {
 	.name = "migrate",
+	.action = MDKD_ACT_DEMOTE,
+	.swap_backed = false,
 	.help = "move_pages(2) of the pages mode policy picks to the CMM-MP node (CXL)",
 	.state_size = 0,
 	.probe = NULL,

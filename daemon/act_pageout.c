@@ -181,6 +181,8 @@ static int pageout_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 
 const struct mdkd_actuator_ops mdkd_act_pageout = {
 	.name = "pageout",
+	.action = MDKD_ACT_PAGEOUT,
+	.swap_backed = true,
 	.help = "process_madvise(MADV_PAGEOUT) of the pages mode policy picks (swap, zswap)",
 	.state_size = 0,
 	.probe = NULL,

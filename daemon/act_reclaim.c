@@ -18,7 +18,7 @@
 
 struct reclaim_state {
 	int fd;
-	char buf[32];
+	char buf[48];
 	size_t len;
 };
 
@@ -61,8 +61,14 @@ static int reclaim_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 	struct reclaim_state *st = state;
 
 	/* The kernel strips the newline; a fake tree gets one line a write. */
-	st->len = (size_t)snprintf(st->buf, sizeof(st->buf), "%llu\n",
-				   (unsigned long long)bytes);
+	if (t->swappiness >= 0)
+		st->len = (size_t)snprintf(st->buf, sizeof(st->buf),
+					   "%llu swappiness=%d\n",
+					   (unsigned long long)bytes,
+					   t->swappiness);
+	else
+		st->len = (size_t)snprintf(st->buf, sizeof(st->buf), "%llu\n",
+					   (unsigned long long)bytes);
 	return mdkd_target_queue_write(t, st->fd, st->buf, st->len, false,
 				       reclaim_done);
 }
@@ -78,6 +84,8 @@ static void reclaim_detach(struct mdkd_target *t, void *state)
 
 const struct mdkd_actuator_ops mdkd_act_reclaim = {
 	.name = "reclaim",
+	.action = MDKD_ACT_RECLAIM,
+	.swap_backed = true,
 	.help = "write the amount to memory.reclaim (stateless, Linux 5.19+)",
 	.state_size = sizeof(struct reclaim_state),
 	.probe = reclaim_probe,

@@ -348,48 +348,22 @@ int mdkd_cgroup_parse(struct mdkd_sample *s, const char *const bufs[],
 	return 0;
 }
 
-/* "Key:   123 kB" from a meminfo buffer, in bytes. */
-static int meminfo_key(const char *buf, const char *key, uint64_t *bytes)
+int mdkd_reclaim_swappiness_probe(int dirfd)
 {
-	size_t klen = strlen(key);
-	const char *p;
-
-	for (p = buf; p; p = strchr(p, '\n')) {
-		unsigned long long kb;
-
-		if (*p == '\n')
-			p++;
-		if (!strncmp(p, key, klen) && p[klen] == ':' &&
-		    sscanf(p + klen + 1, "%llu kB", &kb) == 1) {
-			*bytes = (uint64_t)kb << 10;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-int mdkd_meminfo_swap(const char *proc, uint64_t *total, uint64_t *free)
-{
-	char path[4096 + 16], buf[8192];
+	static const char probe[] = "0 swappiness=60";
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/meminfo", proc);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = openat(dirfd, "memory.reclaim", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
+	n = write(fd, probe, sizeof(probe) - 1);
+	if (n < 0)
 		n = -errno;
-		close(fd);
-		return (int)n;
-	}
 	close(fd);
-	buf[n] = '\0';
-	if (meminfo_key(buf, "SwapTotal", total) ||
-	    meminfo_key(buf, "SwapFree", free))
-		return -EINVAL;
-	return 0;
+	if (n == -EINVAL)
+		return 0;
+	return n < 0 ? (int)n : 1;
 }
 
 uint64_t mdkd_reclaimable_bytes(const struct mdkd_sample *s)

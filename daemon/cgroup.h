@@ -116,10 +116,11 @@ int mdkd_memstat_parse(const char *buf, size_t len, struct mdkd_memstat *st,
 int mdkd_parse_u64_file(const char *buf, size_t len, uint64_t *val);
 
 /*
- * mdkd_meminfo_swap() - SwapTotal and SwapFree in bytes from
- * @proc/meminfo.  Return: 0 or -errno (-EINVAL when the keys are missing).
+ * mdkd_reclaim_swappiness_probe() - whether memory.reclaim of the cgroup
+ * at @dirfd takes "swappiness=" (Linux 6.9+): one write asking for 0 bytes
+ * with it.  Return: 1 yes, 0 no (EINVAL), -errno when it cannot tell.
  */
-int mdkd_meminfo_swap(const char *proc, uint64_t *total, uint64_t *free);
+int mdkd_reclaim_swappiness_probe(int dirfd);
 
 /*
  * mdkd_reclaimable_bytes() - what reclaim can take from the cgroup: its

@@ -19,6 +19,7 @@
 #include "cgroup.h"
 #include "config.h"
 #include "controller.h"
+#include "limits.h"
 #include "loop.h"
 #include "target.h"
 
@@ -75,6 +76,8 @@ struct mdkd_cgroup {
 	int act_result; /* of the last action */
 	uint64_t act_start_us, act_us; /* bytes: t.act_bytes */
 	struct mdkd_cgroup_stats stats;
+	struct mdkd_limits_cg lim; /* its rate bucket, action counters */
+	bool deferring; /* put off by the CPU cap since it was due */
 };
 
 /* A runtime change from the control socket (mdkctl set / cgroup create). */

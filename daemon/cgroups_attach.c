@@ -30,6 +30,7 @@ static void target_init(struct mdkd_cgroup *cg)
 	cg->t.state_dir = tbl->state_dir;
 	cg->t.page_sys = tbl->page_sys;
 	cg->t.policy_source = tbl->policy_source;
+	cg->t.swappiness = -1;
 	cg->t.ops = tbl->target_ops;
 }
 
@@ -157,6 +158,7 @@ struct mdkd_cgroup *mdkd_cgroup_attach(struct mdkd_cgroups *tbl,
 	cg->set = *set;
 	snprintf(cg->source, sizeof(cg->source), "%s", source);
 	target_init(cg);
+	cg->lim.held = MDKD_R_RECLAIM;
 	if (mdkd_ctl_init(&cg->ctl, set->mode)) {
 		snprintf(err, errlen, "out of memory");
 		goto err_close;

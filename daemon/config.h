@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "controller.h"
+#include "limits.h"
 #include "registry.h"
 
 #define MDKD_CONFIG_PATH "/etc/mdk/mdkd.conf"
@@ -38,6 +39,7 @@ struct mdkd_global {
 	char record_file[MDKD_PATH_MAX]; /* "" = off */
 	uint64_t rescan_interval_us;
 	int log_level;
+	struct mdkd_limits_conf limits; /* host-wide limits (limits.h) */
 };
 
 enum mdkd_key_scope {

@@ -18,6 +18,11 @@ const char *const mdkd_reason_names[MDKD_R_NR] = {
 	[MDKD_R_NOTHING] = "nothing",
 	[MDKD_R_WARMUP] = "warmup",
 	[MDKD_R_NO_SETTING] = "no-setting",
+	[MDKD_R_SWAP_FULL] = "swap-full",
+	[MDKD_R_SWAPOUT_RATE] = "swapout-rate",
+	[MDKD_R_RATE_CAP] = "rate-cap",
+	[MDKD_R_CPU_CAP] = "cpu-cap",
+	[MDKD_R_INACTIVE] = "inactive",
 };
 
 const char *const mdkd_backend_names[MDKD_BACKEND_NR] = {

@@ -68,6 +68,8 @@ struct mdkd_settings {
 	double reclaim_ratio; /* share of memory.current per interval; 0.0005 */
 	uint64_t min_bytes; /* never reclaim below this (+ unreclaimable); 0 */
 	uint64_t max_bytes; /* most one interval reclaims, 0 = no cap; 0 */
+	uint64_t max_rate; /* bytes/s reclaimed, paged out, migrated; 0 off */
+	int reclaim_swappiness; /* memory.reclaim swappiness=, -1: none */
 	double io_psi_threshold; /* io "some" share that pauses reclaim; 0.1 */
 	unsigned int backoff_max; /* intervals skipped at most after EAGAIN; 8 */
 	const struct mdkd_mode_ops *mode; /* senpai */
@@ -106,6 +108,12 @@ enum mdkd_reason {
 	MDKD_R_NOTHING, /* policy mode: the policy picked no page */
 	MDKD_R_WARMUP, /* policy mode: auto-tune waits for enough windows */
 	MDKD_R_NO_SETTING, /* policy mode: no setting is within the target */
+	/* The operator's limits (limits.h) held the decision back. */
+	MDKD_R_SWAP_FULL, /* swap (or the zswap pool) over swap_max_used */
+	MDKD_R_SWAPOUT_RATE, /* the host swaps out over swapout_max_rate */
+	MDKD_R_RATE_CAP, /* max_rate or host_max_rate spent */
+	MDKD_R_CPU_CAP, /* max_cpu spent: the interval is put off */
+	MDKD_R_INACTIVE, /* free memory above active_below */
 	MDKD_R_NR,
 };
 
@@ -192,10 +200,23 @@ struct mdkd_mode_ops {
 	bool picks_pages;
 };
 
+/* What an actuator does with the bytes it is given (limits.h counts). */
+enum mdkd_action {
+	MDKD_ACT_RECLAIM, /* memory.reclaim, memory.high (anon and file) */
+	MDKD_ACT_PAGEOUT, /* MADV_PAGEOUT: to swap or zswap */
+	MDKD_ACT_DEMOTE, /* move_pages to the CMM-MP node */
+	MDKD_ACT_PROMOTE, /* move_pages back to DRAM */
+	MDKD_ACT_NR,
+};
+
+extern const char *const mdkd_action_names[MDKD_ACT_NR];
+
 struct mdkd_actuator_ops {
 	const char *name;
 	const char *help;
 	size_t state_size;
+	enum mdkd_action action; /* what it does, for the counters and limits */
+	bool swap_backed; /* it may write anonymous memory to swap */
 	/* Optional: 0 if usable on @cg, -errno with a reason otherwise. */
 	int (*probe)(int cgroup_dirfd, char *err, size_t errlen);
 	/* Optional: open files, record limits to restore (0 or -errno). */

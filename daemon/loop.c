@@ -15,6 +15,14 @@ uint64_t mdkd_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
+uint64_t mdkd_cpu_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
 int mdkd_loop_init(struct mdkd_loop *l, unsigned int entries, char *err,
 		   size_t errlen)
 {

@@ -63,12 +63,21 @@ uint64_t mdkd_now_us(void);
 /* The daemon's clock: mdkd_now_us() unless the tests set @now. */
 struct mdkd_clock {
 	uint64_t (*now)(void *data);
+	/* The process's CPU time (CLOCK_PROCESS_CPUTIME_ID), microseconds. */
+	uint64_t (*cpu)(void *data);
 	void *data;
 };
 
 static inline uint64_t mdkd_clock_now(const struct mdkd_clock *c)
 {
 	return c->now ? c->now(c->data) : mdkd_now_us();
+}
+
+uint64_t mdkd_cpu_us(void);
+
+static inline uint64_t mdkd_clock_cpu(const struct mdkd_clock *c)
+{
+	return c->cpu ? c->cpu(c->data) : mdkd_cpu_us();
 }
 
 #endif /* MDKD_LOOP_H */

@@ -116,6 +116,25 @@ int mdkd_reload_config(struct mdkd *d, char *err, size_t errlen)
 
 /* ---- life cycle ---- */
 
+/* Whether memory.reclaim takes swappiness= (6.9+), asked once. */
+static void probe_swappiness(struct mdkd *d)
+{
+	int dirfd, ret = -ENOENT;
+
+	dirfd = open(d->cfg->global.cgroup_root,
+		     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd >= 0) {
+		ret = mdkd_reclaim_swappiness_probe(dirfd);
+		close(dirfd);
+	}
+	d->pipeline.limits.swappiness_ok = ret > 0;
+	if (ret > 0)
+		log_info("memory.reclaim takes swappiness=");
+	else if (!ret)
+		log_notice(
+			"memory.reclaim does not take swappiness= on this kernel (6.9+ does): reclaim_swappiness is ignored, and reclaim stops altogether while the swap valve is closed");
+}
+
 static int check_system(struct mdkd *d, char *err, size_t errlen)
 {
 	const struct mdkd_global *g = &d->cfg->global;
@@ -157,8 +176,10 @@ static int check_system(struct mdkd *d, char *err, size_t errlen)
 		log_warn(
 			"%s is missing (Linux older than 5.19): actuator auto falls back to high-pulse, which lowers memory.high for one write and restores it",
 			file);
-	mdkd_pipeline_refresh_swap(&d->pipeline, mdkd_clock_now(&d->clock));
-	if (!d->pipeline.swap_total)
+	probe_swappiness(d);
+	mdkd_pipeline_refresh_host(&d->pipeline, mdkd_clock_now(&d->clock),
+				   true);
+	if (!d->pipeline.host.swap_total)
 		log_notice("no swap: reclaim can only drop page cache");
 	return 0;
 }
@@ -180,7 +201,8 @@ static void prom_text(void *arg, struct mdkd_buf *b)
 {
 	struct mdkd *d = arg;
 
-	mdkd_prometheus_text(d->cgroups.cgs, d->cgroups.n, b);
+	mdkd_prometheus_text(d->cgroups.cgs, d->cgroups.n, &d->pipeline.limits,
+			     &d->pipeline.host, b);
 }
 
 /* The parts, wired together; nothing started yet. */

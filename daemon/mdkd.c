@@ -227,6 +227,30 @@ static int serve(const struct args *a, struct mdkd_config *cfg, int ready_fd)
 	return ret ? 1 : 0;
 }
 
+/* --check-config: say when reclaim_swappiness is set for nothing. */
+static void check_swappiness(const struct mdkd_config *cfg)
+{
+	bool set = cfg->defaults.reclaim_swappiness >= 0;
+	int dirfd, ret = -ENOENT;
+	size_t i;
+
+	for (i = 0; i < cfg->nsections; i++)
+		set |= cfg->sections[i].set.reclaim_swappiness >= 0;
+	if (!set)
+		return;
+	dirfd = open(cfg->global.cgroup_root,
+		     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd >= 0) {
+		ret = mdkd_reclaim_swappiness_probe(dirfd);
+		close(dirfd);
+	}
+	if (!ret)
+		printf("note: reclaim_swappiness is set, but memory.reclaim of this kernel does not take swappiness= (Linux 6.9+ does): it has no effect here\n");
+	else if (ret < 0)
+		printf("note: reclaim_swappiness is set; %s/memory.reclaim: %s: whether the kernel takes it is unknown\n",
+		       cfg->global.cgroup_root, strerror(-ret));
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -244,6 +268,7 @@ int main(int argc, char **argv)
 		printf("%s: ok, %zu [cgroup] section%s\n",
 		       a.config ? a.config : "defaults", cfg->nsections,
 		       cfg->nsections == 1 ? "" : "s");
+		check_swappiness(cfg);
 		mdkd_config_free(cfg);
 		return 0;
 	}

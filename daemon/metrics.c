@@ -105,6 +105,7 @@ struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 	mdkd_json_add_u64(tot, "refaults", cg->stats.refaults);
 	mdkd_json_add_u64(tot, "backoff_left", cg->ctl.backoff_left);
 	json_object_object_add(o, "totals", tot);
+	json_object_object_add(o, "limits", mdkd_limits_cg_json(&cg->lim));
 	if (cg->ctl.mode->status_json) {
 		struct json_object *mode = cg->ctl.mode->status_json(
 			(struct mdkd_target *)&cg->t, cg->ctl.mode_state);
@@ -126,8 +127,7 @@ struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg)
 	return o;
 }
 
-/* A label value with \ " and newline escaped, as the format wants. */
-static void label(struct mdkd_buf *b, const char *s)
+void mdkd_prom_label(struct mdkd_buf *b, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\' || *s == '"')
@@ -210,7 +210,8 @@ static const struct prom_metric prom_metrics[] = {
 };
 
 void mdkd_prometheus_text(struct mdkd_cgroup *const *cgs, size_t n,
-			  struct mdkd_buf *b)
+			  const struct mdkd_limits *l,
+			  const struct mdkd_host *h, struct mdkd_buf *b)
 {
 	size_t m, i;
 
@@ -226,10 +227,12 @@ void mdkd_prometheus_text(struct mdkd_cgroup *const *cgs, size_t n,
 				pm->name, pm->help, pm->name, pm->type);
 		for (i = 0; i < n; i++) {
 			mdkd_buf_printf(b, "mdkd_%s{cgroup=\"", pm->name);
-			label(b, cgs[i]->path);
+			mdkd_prom_label(b, cgs[i]->path);
 			mdkd_buf_printf(b, "\"} %.17g\n", pm->get(cgs[i]));
 		}
 	}
+	if (l && h)
+		mdkd_limits_prom(l, h, cgs, n, b);
 }
 
 /* A CSV field, quoted when it needs to be (RFC 4180). */

@@ -14,6 +14,8 @@
 
 #include "buf.h"
 #include "cgroups.h"
+#include "host.h"
+#include "limits.h"
 
 /* The first line of a record file: the column names. */
 extern const char mdkd_record_header[];
@@ -21,10 +23,30 @@ extern const char mdkd_record_header[];
 /* mdkd_cgroup_json() - one managed cgroup, as mdkctl status shows it. */
 struct json_object *mdkd_cgroup_json(const struct mdkd_cgroup *cg);
 
-/* mdkd_prometheus_text() - the metrics of the @n cgroups @cgs in
- * Prometheus text format 0.0.4. */
+/*
+ * mdkd_prometheus_text() - the metrics of the @n cgroups @cgs, and of the
+ * limits @l on host @h (both NULL: none), in Prometheus text format 0.0.4.
+ */
 void mdkd_prometheus_text(struct mdkd_cgroup *const *cgs, size_t n,
-			  struct mdkd_buf *b);
+			  const struct mdkd_limits *l,
+			  const struct mdkd_host *h, struct mdkd_buf *b);
+
+/* mdkd_prom_label() - a label value with \ " and newline escaped. */
+void mdkd_prom_label(struct mdkd_buf *b, const char *s);
+
+/* metrics_limits.c: the limits' part (limits.h, host.h). */
+
+/* mdkd_limits_json() - the host-wide limits and readings, for status. */
+struct json_object *mdkd_limits_json(const struct mdkd_limits *l,
+				     const struct mdkd_host *h);
+
+/* mdkd_limits_cg_json() - a cgroup's limit and action counters. */
+struct json_object *mdkd_limits_cg_json(const struct mdkd_limits_cg *c);
+
+/* mdkd_limits_prom() - the limits' Prometheus lines, host and cgroups. */
+void mdkd_limits_prom(const struct mdkd_limits *l, const struct mdkd_host *h,
+		      struct mdkd_cgroup *const *cgs, size_t n,
+		      struct mdkd_buf *b);
 
 /*
  * mdkd_record_csv() - one CSV line for the last interval of @cg, @t_us

@@ -15,6 +15,7 @@
 
 #include "log.h"
 #include "metrics.h"
+#include "pages.h"
 #include "pipeline.h"
 
 #define TARGET_CG(tp) \
@@ -35,23 +36,26 @@ void mdkd_pipeline_init(struct mdkd_pipeline *pl, struct mdkd_cgroups *cgs,
 	pl->clock = clock;
 	pl->read_window = read_window;
 	pl->started_us = started_us;
+	mdkd_limits_init(&pl->limits);
 }
 
-/* Host swap, for what counts as reclaimable; read at most once a second. */
-void mdkd_pipeline_refresh_swap(struct mdkd_pipeline *pl, uint64_t now)
+void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
+				bool force)
 {
+	const struct mdkd_global *g = &pl->cgs->cfg->global;
+	uint64_t read_us = pl->host.read_us;
+	char err[512];
 	int ret;
 
-	if (pl->swap_read_us && now - pl->swap_read_us < 1000000)
-		return;
-	ret = mdkd_meminfo_swap(pl->cgs->cfg->global.proc_root, &pl->swap_total,
-				&pl->swap_free);
+	ret = mdkd_host_read(&pl->host, g->proc_root, g->sys_root, now, force,
+			     err, sizeof(err));
 	if (ret) {
-		pl->swap_total = pl->swap_free = 0;
-		log_debug("%s/meminfo: %s", pl->cgs->cfg->global.proc_root,
-			  strerror(-ret));
+		/* Unknown swap: nothing counts as swap room. */
+		pl->host.swap_total = pl->host.swap_free = 0;
+		log_debug("%s", err);
 	}
-	pl->swap_read_us = now;
+	if (pl->host.read_us != read_us || ret)
+		mdkd_limits_update(&pl->limits, &g->limits, &pl->host);
 }
 
 static void start_read(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,
@@ -94,6 +98,34 @@ static void record_interval(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 	mdkd_recorder_kick(r);
 }
 
+/* The operator's limits on the decision: cut it, or hold it back. */
+static void gate(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
+{
+	struct mdkd_limits_ask ask = {
+		.action = cg->act->action,
+		.swap_backed = cg->act->swap_backed && pl->host.swap_total,
+		.want = cg->dec.reclaim_bytes,
+		.max_rate = cg->set.max_rate,
+		.interval_us = mdkd_mode_interval_us(&cg->set),
+		.now = mdkd_clock_now(pl->clock),
+	};
+	bool file_only;
+
+	cg->dec.reclaim_bytes =
+		mdkd_limits_gate(&pl->limits, &cg->lim, &ask, &file_only);
+	if (file_only)
+		cg->t.swappiness = 0;
+	else if (pl->limits.swappiness_ok)
+		cg->t.swappiness = cg->set.reclaim_swappiness;
+	else
+		cg->t.swappiness = -1;
+	if (!cg->dec.reclaim_bytes) {
+		cg->dec.reason = cg->lim.held;
+		log_debug("%s: held back: %s", cg->path,
+			  mdkd_reason_names[cg->lim.held]);
+	}
+}
+
 static void decide(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 {
 	const char *bufs[MDKD_CGF_NR];
@@ -112,8 +144,8 @@ static void decide(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 		log_warn("%s: %s", cg->path, err);
 		return;
 	}
-	s.host_swap_total_bytes = pl->swap_total;
-	s.host_swap_free_bytes = pl->swap_free;
+	s.host_swap_total_bytes = pl->host.swap_total;
+	s.host_swap_free_bytes = pl->host.swap_free;
 	if (cg->ctl.mode->observe)
 		cg->ctl.mode->observe(&cg->t, cg->ctl.mode_state, &s);
 	mdkd_ctl_step(&cg->ctl, &cg->set, &s, &cg->iv, &cg->dec);
@@ -132,6 +164,8 @@ static void decide(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 		(unsigned long long)cg->iv.floor_bytes, cg->iv.mem_some * 100,
 		cg->iv.io_some * 100, mdkd_reason_names[cg->dec.reason],
 		(unsigned long long)cg->dec.reclaim_bytes);
+	if (cg->dec.reclaim_bytes && cg->act)
+		gate(pl, cg);
 	if (!cg->dec.reclaim_bytes || !cg->act) {
 		record_interval(pl, cg);
 		return;
@@ -231,6 +265,28 @@ static int queue_write(struct mdkd_target *t, int fd, const void *buf,
 	return 0;
 }
 
+/* Bytes tried and applied by the action that ended with @result. */
+static void account(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,
+		    int result)
+{
+	const struct mdkd_pages *p = cg->dec.pages;
+	enum mdkd_action action = cg->act ? cg->act->action : MDKD_ACT_RECLAIM;
+
+	if (!p) {
+		mdkd_limits_account(&pl->limits, &cg->lim, action,
+				    cg->dec.reclaim_bytes,
+				    result ? 0 : cg->t.act_bytes);
+		return;
+	}
+	mdkd_limits_account(&pl->limits, &cg->lim, action,
+			    p->res.out_tried * MDKD_PAGE_SIZE,
+			    p->res.out_done * MDKD_PAGE_SIZE);
+	if (p->nback)
+		mdkd_limits_account(&pl->limits, &cg->lim, MDKD_ACT_PROMOTE,
+				    p->nback * MDKD_PAGE_SIZE,
+				    p->res.back_done * MDKD_PAGE_SIZE);
+}
+
 static void act_done(struct mdkd_target *t, int result)
 {
 	struct mdkd_cgroup *cg = TARGET_CG(t);
@@ -253,6 +309,7 @@ static void act_done(struct mdkd_target *t, int result)
 				 (unsigned long long)cg->t.act_bytes,
 				 strerror(-result));
 	}
+	account(pl, cg, result);
 	mdkd_ctl_result(&cg->ctl, &cg->set, cg->t.act_bytes, result);
 	if (cg->detached)
 		return;
@@ -262,21 +319,44 @@ static void act_done(struct mdkd_target *t, int result)
 	mdkd_cgroup_update(cg, &cg->set, cg->source);
 }
 
+/* @cg is due but the CPU cap puts it off: it stays due until then. */
+static void defer(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
+{
+	if (cg->deferring)
+		return;
+	cg->deferring = true;
+	cg->lim.deferred++;
+	cg->lim.held = MDKD_R_CPU_CAP;
+	pl->limits.deferred++;
+	pl->limits.held[MDKD_R_CPU_CAP]++;
+}
+
 void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now)
 {
-	bool swap_fresh = false;
+	struct mdkd_cgroups *tbl = pl->cgs;
+	bool host_fresh = false;
 	size_t i;
 
-	struct mdkd_cgroups *tbl = pl->cgs;
-
+	pl->cpu_wake_us =
+		mdkd_limits_cpu(&pl->limits, now, mdkd_clock_cpu(pl->clock));
 	for (i = 0; i < tbl->n && tbl->reading < pl->read_window; i++) {
 		struct mdkd_cgroup *cg = tbl->cgs[i];
+		uint64_t interval = mdkd_mode_interval_us(&cg->set);
 
 		if (cg->reading || cg->next_due_us > now)
 			continue;
-		cg->next_due_us += mdkd_mode_interval_us(&cg->set);
+		if (!host_fresh) {
+			mdkd_pipeline_refresh_host(pl, now, false);
+			host_fresh = true;
+		}
+		if (pl->limits.active && pl->cpu_wake_us > now) {
+			defer(pl, cg);
+			continue;
+		}
+		cg->deferring = false;
+		cg->next_due_us += interval;
 		if (cg->next_due_us <= now)
-			cg->next_due_us = now + mdkd_mode_interval_us(&cg->set);
+			cg->next_due_us = now + interval;
 		if (cg->acting) {
 			/* Still carrying out the last decision: skip one. */
 			cg->stats.busy_skips++;
@@ -284,12 +364,16 @@ void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now)
 				  cg->path);
 			continue;
 		}
-		if (!swap_fresh) {
-			mdkd_pipeline_refresh_swap(pl, now);
-			swap_fresh = true;
+		if (!pl->limits.active) {
+			/* Neither sample nor reclaim: skip the interval. */
+			cg->lim.inactive++;
+			cg->lim.held = MDKD_R_INACTIVE;
+			continue;
 		}
 		start_read(pl, cg, now);
 	}
+	if (!pl->limits.active && host_fresh)
+		pl->limits.inactive_ticks++;
 }
 
 uint64_t mdkd_pipeline_next_due(struct mdkd_pipeline *pl, uint64_t t)
@@ -300,9 +384,14 @@ uint64_t mdkd_pipeline_next_due(struct mdkd_pipeline *pl, uint64_t t)
 	/* With every read slot taken, the next completion wakes us anyway. */
 	if (tbl->reading >= pl->read_window)
 		return t;
-	for (i = 0; i < tbl->n; i++)
-		if (!tbl->cgs[i]->reading && tbl->cgs[i]->next_due_us < t)
-			t = tbl->cgs[i]->next_due_us;
+	for (i = 0; i < tbl->n; i++) {
+		uint64_t due = tbl->cgs[i]->next_due_us;
+
+		if (due < pl->cpu_wake_us)
+			due = pl->cpu_wake_us; /* put off by the CPU cap */
+		if (!tbl->cgs[i]->reading && due < t)
+			t = due;
+	}
 	return t;
 }
 

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "cgroups.h"
+#include "host.h"
+#include "limits.h"
 #include "loop.h"
 #include "record.h"
 
@@ -24,7 +26,9 @@ struct mdkd_pipeline {
 	uint64_t started_us; /* record lines count time from here */
 	unsigned int read_window; /* cgroups reading at once, at most */
 	bool flush_due; /* a decision since the last flush */
-	uint64_t swap_total, swap_free, swap_read_us; /* host, meminfo */
+	struct mdkd_host host; /* read at most once a second */
+	struct mdkd_limits limits; /* the operator's limits, host-wide */
+	uint64_t cpu_wake_us; /* the CPU cap puts work off until then */
 };
 
 extern const struct mdkd_target_ops mdkd_pipeline_target_ops;
@@ -34,9 +38,12 @@ void mdkd_pipeline_init(struct mdkd_pipeline *pl, struct mdkd_cgroups *cgs,
 			const struct mdkd_clock *clock,
 			unsigned int read_window, uint64_t started_us);
 
-/* mdkd_pipeline_refresh_swap() - host swap (reclaimable memory), read at
- * most once a second. */
-void mdkd_pipeline_refresh_swap(struct mdkd_pipeline *pl, uint64_t now);
+/*
+ * mdkd_pipeline_refresh_host() - read the host (at most once a second,
+ * unless @force) and update the limits with it.
+ */
+void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
+				bool force);
 
 /* mdkd_pipeline_run_due() - start the reads of the cgroups due at @now. */
 void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now);

@@ -38,7 +38,10 @@ static struct json_object *daemon_json(struct mdkd *d)
 	mdkd_json_add_u64(dm, "reloads", d->reloads);
 	mdkd_json_add_u64(dm, "reload_failures", d->reload_failures);
 	mdkd_json_add_str(dm, "last_reload_error", d->last_reload_error);
-	mdkd_json_add_u64(dm, "swap_total", d->pipeline.swap_total);
+	mdkd_json_add_u64(dm, "swap_total", d->pipeline.host.swap_total);
+	json_object_object_add(dm, "limits",
+			       mdkd_limits_json(&d->pipeline.limits,
+						&d->pipeline.host));
 	return dm;
 }
 

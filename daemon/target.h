@@ -51,6 +51,11 @@ struct mdkd_target {
 	 * reporting the result.
 	 */
 	uint64_t act_bytes;
+	/*
+	 * swappiness= for the reclaim actuator's write of this action, -1:
+	 * none (reclaim_swappiness, or 0 while the swap valve is closed).
+	 */
+	int swappiness;
 	const char *cgroup_root, *sys_root, *state_dir;
 	const struct mdkd_page_sys *page_sys; /* the page actuators' calls */
 	const struct mdkd_policy_source *policy_source; /* policy mode's */

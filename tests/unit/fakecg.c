@@ -130,7 +130,8 @@ void fake_setup(struct fakecg *f, const char *conf)
 	snprintf(path, sizeof(path), "%s/memory.reclaim", f->root);
 	fake_write(path, "%s", "");
 	snprintf(path, sizeof(path), "%s/meminfo", f->proc);
-	fake_write(path, "MemTotal: 4194304 kB\nSwapTotal: 1048576 kB\n"
+	fake_write(path, "MemTotal: 4194304 kB\nMemFree: 1048576 kB\n"
+			 "MemAvailable: 2097152 kB\nSwapTotal: 1048576 kB\n"
 			 "SwapFree: 1048576 kB\n");
 	fake_write(f->conf,
 		   "[global]\ncgroup_root = %s\nproc_root = %s\n"

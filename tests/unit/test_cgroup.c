@@ -193,25 +193,6 @@ START_TEST(test_parse_refuses_bad_files)
 }
 END_TEST
 
-START_TEST(test_meminfo_swap)
-{
-	struct fakecg f;
-	uint64_t total, avail;
-	char path[PATH_MAX * 2];
-
-	fake_setup(&f, NULL);
-	ck_assert_int_eq(mdkd_meminfo_swap(f.proc, &total, &avail), 0);
-	ck_assert_uint_eq(total, 1ULL << 30);
-	ck_assert_uint_eq(avail, 1ULL << 30);
-	snprintf(path, sizeof(path), "%s/meminfo", f.proc);
-	fake_write(path, "MemTotal: 1 kB\n");
-	ck_assert_int_eq(mdkd_meminfo_swap(f.proc, &total, &avail), -EINVAL);
-	ck_assert_int_eq(mdkd_meminfo_swap("/nonexistent", &total, &avail),
-			 -ENOENT);
-	fake_teardown(&f);
-}
-END_TEST
-
 START_TEST(test_reclaimable_depends_on_swap)
 {
 	struct mdkd_sample s = { 0 };
@@ -243,7 +224,6 @@ static Suite *cgroup_suite(void)
 	tcase_add_test(tc, test_parse_kernel_6_1);
 	tcase_add_test(tc, test_parse_kernel_6_12);
 	tcase_add_test(tc, test_parse_refuses_bad_files);
-	tcase_add_test(tc, test_meminfo_swap);
 	tcase_add_test(tc, test_reclaimable_depends_on_swap);
 	suite_add_tcase(s, tc);
 	return s;
