@@ -164,6 +164,7 @@ static void decide(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 		(unsigned long long)cg->iv.floor_bytes, cg->iv.mem_some * 100,
 		cg->iv.io_some * 100, mdkd_reason_names[cg->dec.reason],
 		(unsigned long long)cg->dec.reclaim_bytes);
+	cg->lim.held = MDKD_R_RECLAIM;
 	if (cg->dec.reclaim_bytes && cg->act)
 		gate(pl, cg);
 	if (!cg->dec.reclaim_bytes || !cg->act) {
