@@ -26,14 +26,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mdkd [-f|--foreground] [-c|--config FILE] [-s|--socket PATH]\n"
-		"       mdkd --check-config [-c FILE] | --dump-config | --restore [-c FILE]\n"
+		"       mdkd --check-config [-c FILE] | --dump-config [-c FILE]\n"
+		"       mdkd --restore [-c FILE]\n"
 		"       mdkd -h|--help | --version\n"
 		"\n"
 		"  -f, --foreground   stay in the foreground (as under systemd)\n"
 		"  -c, --config FILE  configuration (default %s)\n"
 		"  -s, --socket PATH  control socket (default: the socket key)\n"
-		"      --check-config parse the configuration and exit\n"
-		"      --dump-config  print every key at its default and exit\n"
+		"      --check-config parse the configuration (and drop-ins) and exit\n"
+		"      --dump-config  print the configuration read, every key with\n"
+		"                     the file:line that set it, and exit\n"
 		"      --restore      put back memory.high values a killed mdkd\n"
 		"                     left mid-pulse (the journal) and exit\n"
 		"\nSee mdkd(8) and mdkd.conf(5).\n",
@@ -75,7 +77,7 @@ static int daemonize(int *ready_fd)
 
 struct args {
 	const char *config, *socket;
-	bool foreground, check, restore;
+	bool foreground, check, dump, restore;
 };
 
 /* The command line into @a.  Return: -1 to go on, else the exit code. */
@@ -110,8 +112,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->check = true;
 			break;
 		case OPT_DUMP:
-			mdkd_config_write_defaults(stdout);
-			return 0;
+			a->dump = true;
+			break;
 		case OPT_RESTORE:
 			a->restore = true;
 			break;
@@ -137,8 +139,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 }
 
 /*
- * The configuration of @a->config (set to the default path when that
- * file exists).  Return: it, or NULL (logged).
+ * The configuration of @a->config, or of the default file, which may be
+ * absent (then every key is at its default but for the drop-ins beside
+ * it), with their drop-ins.  Return: it, or NULL (logged).
  */
 static struct mdkd_config *load_config(struct args *a)
 {
@@ -146,16 +149,10 @@ static struct mdkd_config *load_config(struct args *a)
 	char err[1024];
 	int ret;
 
-	/* The default file may be absent: then every key is at its default. */
-	if (!a->config && access(MDKD_CONFIG_PATH, F_OK) && errno == ENOENT) {
-		cfg = mdkd_config_new_default();
-		ret = cfg ? 0 : -ENOMEM;
-		snprintf(err, sizeof(err), "out of memory");
-	} else {
-		if (!a->config)
-			a->config = MDKD_CONFIG_PATH;
+	if (a->config)
 		ret = mdkd_config_load(a->config, &cfg, err, sizeof(err));
-	}
+	else
+		ret = mdkd_config_load_default(&cfg, err, sizeof(err));
 	if (ret) {
 		log_err("%s", err);
 		return NULL;
@@ -241,11 +238,17 @@ int main(int argc, char **argv)
 	if (!cfg)
 		return 1;
 	if (a.check) {
-		printf("%s: ok, %zu [cgroup] section%s\n",
-		       a.config ? a.config : "defaults", cfg->nsections,
+		printf("%s: ok, %zu file%s, %zu [cgroup] section%s\n",
+		       a.config ? a.config : MDKD_CONFIG_PATH, cfg->nfiles,
+		       cfg->nfiles == 1 ? "" : "s", cfg->nsections,
 		       cfg->nsections == 1 ? "" : "s");
 		mdkd_config_free(cfg);
 		return 0;
+	}
+	if (a.dump) {
+		mdkd_config_dump(cfg, stdout);
+		mdkd_config_free(cfg);
+		return fflush(stdout) ? 1 : 0;
 	}
 	mdkd_log_set_level(cfg->global.log_level);
 	if (a.restore)
