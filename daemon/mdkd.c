@@ -27,7 +27,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mdkd [-f|--foreground] [-c|--config FILE] [-s|--socket PATH]\n"
 		"       mdkd --check-config [-c FILE] | --dump-config [-c FILE]\n"
-		"       mdkd --restore [-c FILE]\n"
+		"       mdkd --dump-defaults | --restore [-c FILE]\n"
 		"       mdkd -h|--help | --version\n"
 		"\n"
 		"  -f, --foreground   stay in the foreground (as under systemd)\n"
@@ -36,6 +36,8 @@ static void usage(FILE *f)
 		"      --check-config parse the configuration (and drop-ins) and exit\n"
 		"      --dump-config  print the configuration read, every key with\n"
 		"                     the file:line that set it, and exit\n"
+		"      --dump-defaults print every key at its default, commented\n"
+		"                     out (the shipped mdkd.conf), and exit\n"
 		"      --restore      put back memory.high values a killed mdkd\n"
 		"                     left mid-pulse (the journal) and exit\n"
 		"\nSee mdkd(8) and mdkd.conf(5).\n",
@@ -83,13 +85,20 @@ struct args {
 /* The command line into @a.  Return: -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_VERSION = 256, OPT_CHECK, OPT_DUMP, OPT_RESTORE };
+	enum {
+		OPT_VERSION = 256,
+		OPT_CHECK,
+		OPT_DUMP,
+		OPT_DEFAULTS,
+		OPT_RESTORE
+	};
 	static const struct option opts[] = {
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "check-config", no_argument, NULL, OPT_CHECK },
 		{ "dump-config", no_argument, NULL, OPT_DUMP },
+		{ "dump-defaults", no_argument, NULL, OPT_DEFAULTS },
 		{ "restore", no_argument, NULL, OPT_RESTORE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -114,6 +123,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_DUMP:
 			a->dump = true;
 			break;
+		case OPT_DEFAULTS:
+			mdkd_config_write_defaults(stdout);
+			return 0;
 		case OPT_RESTORE:
 			a->restore = true;
 			break;
