@@ -2,9 +2,10 @@
 /*
  * mdkd --dump-config: the effective configuration as a file that parses
  * to it again, every value annotated with the file:line that set it.
- * inih takes " ;" (not "#") as an inline comment, and a value starting
- * with ';' as a value: an empty value, or a line too long for inih's
- * buffer, gets its comment on the line above instead.
+ * inih takes " ;" (not "#") as an inline comment.  An empty value gets
+ * its comment on the line above, "KEY =" being empty whatever an inih
+ * release makes of "KEY = ; comment"; so does a line too long for inih's
+ * buffer.
  */
 #include <stdio.h>
 #include <string.h>
