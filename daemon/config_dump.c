@@ -2,10 +2,9 @@
 /*
  * mdkd --dump-config: the effective configuration as a file that parses
  * to it again, every value annotated with the file:line that set it.
- * inih takes " ;" (not "#") as an inline comment.  An empty value gets
- * its comment on the line above, "KEY =" being empty whatever an inih
- * release makes of "KEY = ; comment"; so does a line too long for inih's
- * buffer.
+ * inih takes " ;" (not "#") as an inline comment, looking for it before
+ * it skips the blanks after '=': "KEY = ; comment" is an empty value.  A
+ * line too long for inih's buffer gets its comment on the line above.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,7 +62,7 @@ static void comment_line(FILE *f, const char *text)
 		fprintf(f, "; ...%s\n", text + n - room);
 }
 
-/* "KEY = VALUE ; ORIGIN", or the comment above when it cannot be inline. */
+/* "KEY = VALUE ; ORIGIN", or the comment above when the line is too long. */
 static void key_line(FILE *f, const struct mdkd_config *cfg,
 		     const struct mdkd_key *k, const void *base,
 		     struct mdkd_origin o)
@@ -72,9 +71,10 @@ static void key_line(FILE *f, const struct mdkd_config *cfg,
 
 	exact_value(k, base, val, sizeof(val));
 	origin_text(cfg, o, where, sizeof(where));
-	if (*val && strlen(k->name) + strlen(val) + strlen(where) + 6 <=
-			    LINE_MAX_CHARS) {
-		fprintf(f, "%s = %s ; %s\n", k->name, val, where);
+	if (strlen(k->name) + strlen(val) + strlen(where) + 6 <=
+	    LINE_MAX_CHARS) {
+		fprintf(f, "%s = %s%s; %s\n", k->name, val, *val ? " " : "",
+			where);
 		return;
 	}
 	comment_line(f, where);

@@ -303,6 +303,7 @@ START_TEST(test_dump_config_round_trip)
 {
 	struct mdkd_config *cfg, *again;
 	char *text = NULL, *text2 = NULL, err[1024];
+	char longpath[171], text60[256];
 	size_t len = 0, len2 = 0;
 	struct tree t;
 	FILE *f;
@@ -312,7 +313,13 @@ START_TEST(test_dump_config_round_trip)
 	dropin(&t, "50.conf",
 	       "[global]\nprometheus_file = /run/m.prom\nrecord_file = /r.csv\n"
 	       "[cgroup w/db]\nmax_bytes = 3M\n; why\ninterval = 1500ms\n");
-	dropin(&t, "60.conf", "[global]\nprometheus_file =\n");
+	/* A value too long for its comment on the same line. */
+	memset(longpath, 'x', 170);
+	longpath[0] = '/';
+	longpath[170] = '\0';
+	snprintf(text60, sizeof(text60),
+		 "[global]\nprometheus_file =\nstate_dir = %s\n", longpath);
+	dropin(&t, "60.conf", text60);
 	cfg = load_ok(&t);
 	f = open_memstream(&text, &len);
 	mdkd_config_dump(cfg, f);
@@ -321,7 +328,8 @@ START_TEST(test_dump_config_round_trip)
 	assert_has(text, "\ninterval = 10s ; %s:2\n", t.conf);
 	assert_has(text, "\nreclaim_ratio = 0.0123456789 ; %s:3\n", t.conf);
 	assert_has(text, "\nsocket = /run/mdk/mdkd.sock ; default\n");
-	assert_has(text, "\n; %s/%s:2\nprometheus_file =\n", t.dir, "60.conf");
+	assert_has(text, "\nprometheus_file = ; %s/%s:2\n", t.dir, "60.conf");
+	assert_has(text, "\n; %s/60.conf:3\nstate_dir = %s\n", t.dir, longpath);
 	assert_has(text, "\nrecord_file = /r.csv ; %s/%s:3\n", t.dir,
 		   "50.conf");
 	assert_has(text, "\n[cgroup w/*] ; %s:5\nmode = off ; %s:6\n\n[",
