@@ -42,6 +42,14 @@ static void exact_value(const struct mdkd_key *k, const void *base, char *buf,
 	}
 }
 
+/* A file name for a comment: a control character would end the line. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static void origin_text(const struct mdkd_config *cfg, struct mdkd_origin o,
 			char *buf, size_t len)
 {
@@ -49,6 +57,7 @@ static void origin_text(const struct mdkd_config *cfg, struct mdkd_origin o,
 		snprintf(buf, len, "default");
 	else
 		snprintf(buf, len, "%s:%u", cfg->files[o.file], o.line);
+	printable(buf);
 }
 
 /* A comment line, its start cut when too long for the parser. */
@@ -89,8 +98,11 @@ void mdkd_config_dump(const struct mdkd_config *cfg, FILE *f)
 	fprintf(f, "; The configuration of mdkd(8), read from %s%s\n",
 		cfg->nfiles ? "" : "no file: every key at its default",
 		cfg->nfiles ? "(in this order):" : ".");
-	for (i = 0; i < cfg->nfiles; i++)
-		comment_line(f, cfg->files[i]);
+	for (i = 0; i < cfg->nfiles; i++) {
+		snprintf(where, sizeof(where), "%s", cfg->files[i]);
+		printable(where);
+		comment_line(f, where);
+	}
 	fprintf(f,
 		"; Each value with the file:line that set it.\n\n[global]\n");
 	for (i = 0; i < mdkd_nkeys; i++) {

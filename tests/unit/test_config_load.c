@@ -320,6 +320,8 @@ START_TEST(test_dump_config_round_trip)
 	snprintf(text60, sizeof(text60),
 		 "[global]\nprometheus_file =\nstate_dir = %s\n", longpath);
 	dropin(&t, "60.conf", text60);
+	/* A name that would end a comment line early. */
+	dropin(&t, "70\n[global].conf", "[global]\nlog_level = debug\n");
 	cfg = load_ok(&t);
 	f = open_memstream(&text, &len);
 	mdkd_config_dump(cfg, f);
@@ -339,6 +341,9 @@ START_TEST(test_dump_config_round_trip)
 		   "interval = 1500ms ; %s/50.conf:7\n",
 		   t.dir, t.dir);
 	assert_has(text, "\nmax_bytes = 3M ; %s/%s:5\n", t.dir, "50.conf");
+	assert_has(text, "\nlog_level = debug ; %s/%s:2\n", t.dir,
+		   "70?[global].conf");
+	assert_has(text, "\n; %s/%s\n", t.dir, "70?[global].conf");
 
 	ck_assert_msg(!mdkd_config_parse(text, len, "dump", &again, err,
 					 sizeof(err)),
