@@ -87,7 +87,11 @@ static void key_line(FILE *f, const struct mdkd_config *cfg,
 		return;
 	}
 	comment_line(f, where);
-	fprintf(f, "%s =%s%s\n", k->name, *val ? " " : "", val);
+	/* The file's own line was at most as long as "KEY=VALUE". */
+	if (strlen(k->name) + strlen(val) + 3 <= LINE_MAX_CHARS)
+		fprintf(f, "%s = %s\n", k->name, val);
+	else
+		fprintf(f, "%s=%s\n", k->name, val);
 }
 
 void mdkd_config_dump(const struct mdkd_config *cfg, FILE *f)
