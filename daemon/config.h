@@ -138,8 +138,8 @@ int mdkd_config_parse_more(struct mdkd_config *cfg, const char *buf, size_t len,
 
 /*
  * mdkd_config_load() - read and parse the file @path, then its drop-ins
- * (the NAME.conf files of dirname(@path)/mdkd.conf.d/, a missing directory being none).
- * All or nothing.  Return: as mdkd_config_parse(), or -errno with the file
+ * (the NAME.conf files of dirname(@path)/mdkd.conf.d/; a missing directory
+ * means none).  All or nothing.  Return: as mdkd_config_parse(), or -errno with the file
  * in @err when a file or the directory cannot be read.
  */
 int mdkd_config_load(const char *path, struct mdkd_config **out, char *err,
