@@ -250,8 +250,10 @@ int main(int argc, char **argv)
 	if (!cfg)
 		return 1;
 	if (a.check) {
+		const char *name = a.config ? a.config : MDKD_CONFIG_PATH;
+
 		printf("%s: ok, %zu file%s, %zu [cgroup] section%s\n",
-		       a.config ? a.config : MDKD_CONFIG_PATH, cfg->nfiles,
+		       cfg->nfiles ? name : "defaults", cfg->nfiles,
 		       cfg->nfiles == 1 ? "" : "s", cfg->nsections,
 		       cfg->nsections == 1 ? "" : "s");
 		mdkd_config_free(cfg);
