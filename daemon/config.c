@@ -9,14 +9,11 @@
  * that an indented key is a key, never inih's "continuation line".
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <ini.h>
 #include <mdk/util.h>
@@ -38,11 +35,6 @@ struct mdkd_config *mdkd_config_new_default(void)
 
 	if (!cfg)
 		return NULL;
-	cfg->source = strdup("<defaults>");
-	if (!cfg->source) {
-		free(cfg);
-		return NULL;
-	}
 	for (i = 0; i < mdkd_nkeys; i++) {
 		const struct mdkd_key *k = &mdkd_keys[i];
 
@@ -66,7 +58,9 @@ void mdkd_config_free(struct mdkd_config *cfg)
 	for (i = 0; i < cfg->nsections; i++)
 		free(cfg->sections[i].pattern);
 	free(cfg->sections);
-	free(cfg->source);
+	for (i = 0; i < cfg->nfiles; i++)
+		free(cfg->files[i]);
+	free(cfg->files);
 	free(cfg);
 }
 
@@ -74,6 +68,7 @@ void mdkd_config_free(struct mdkd_config *cfg)
 struct parse_state {
 	struct mdkd_config *cfg;
 	const char *name;
+	unsigned int file; /* cfg->files[] index of @name */
 	const char *buf;
 	size_t len, pos;
 	unsigned int line;
@@ -156,7 +151,8 @@ static void section_header(struct parse_state *ps, const char *line)
 		record(ps, -ENOMEM, "out of memory");
 		return;
 	}
-	s->line = ps->line;
+	s->at.file = ps->file;
+	s->at.line = ps->line;
 	s->set = ps->cfg->defaults; /* overlaid per mask, never read whole */
 	ps->section = (int)ps->cfg->nsections++;
 }
@@ -204,6 +200,7 @@ static int handle_key(void *user, const char *section, const char *name,
 	struct parse_state *ps = user;
 	const struct mdkd_key *k = mdkd_key_find(name);
 	struct mdkd_section *s = NULL;
+	struct mdkd_origin *origin;
 	uint64_t *mask, bit;
 	char why[512];
 	void *base;
@@ -230,9 +227,11 @@ static int handle_key(void *user, const char *section, const char *name,
 		}
 		mask = &s->mask;
 		base = &s->set;
+		origin = &s->origin[k - mdkd_keys];
 	} else {
 		mask = &ps->global_mask;
 		base = key_base(k, &ps->cfg->global, &ps->cfg->defaults);
+		origin = &ps->cfg->origin[k - mdkd_keys];
 	}
 	if (*mask & bit) {
 		record(ps, -EINVAL, "%s: set twice in this section", name);
@@ -243,30 +242,40 @@ static int handle_key(void *user, const char *section, const char *name,
 		return 0;
 	}
 	*mask |= bit;
+	origin->file = ps->file;
+	origin->line = ps->line;
 	return 1;
 }
 
-int mdkd_config_parse(const char *buf, size_t len, const char *name,
-		      struct mdkd_config **out, char *err, size_t errlen)
+/* Sections start from the final [global] defaults: again after each file. */
+static void settle_sections(struct mdkd_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nsections; i++) {
+		struct mdkd_settings set = cfg->defaults;
+
+		mdkd_settings_overlay(&set, &cfg->sections[i].set,
+				      cfg->sections[i].mask);
+		cfg->sections[i].set = set;
+	}
+}
+
+int mdkd_config_parse_more(struct mdkd_config *cfg, const char *buf, size_t len,
+			   const char *name, char *err, size_t errlen)
 {
 	struct parse_state ps = { 0 };
-	size_t i;
 	int ret;
 
-	*out = NULL;
-	ps.cfg = mdkd_config_new_default();
-	if (!ps.cfg) {
+	if (mdk_grow((void **)&cfg->files, &cfg->files_cap, cfg->nfiles + 1,
+		     sizeof(*cfg->files)) ||
+	    !(cfg->files[cfg->nfiles] = strdup(name))) {
 		snprintf(err, errlen, "%s: out of memory", name);
 		return -ENOMEM;
 	}
-	free(ps.cfg->source);
-	ps.cfg->source = strdup(name);
-	if (!ps.cfg->source) {
-		mdkd_config_free(ps.cfg);
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -ENOMEM;
-	}
+	ps.cfg = cfg;
 	ps.name = name;
+	ps.file = (unsigned int)cfg->nfiles++;
 	ps.buf = buf;
 	ps.len = len;
 	ps.section = -2;
@@ -283,69 +292,30 @@ int mdkd_config_parse(const char *buf, size_t len, const char *name,
 	}
 	if (ps.err_line) {
 		snprintf(err, errlen, "%s:%u: %s", name, ps.err_line, ps.err);
-		mdkd_config_free(ps.cfg);
 		return ps.err_code;
 	}
-	/* Sections start from the final [global] defaults. */
-	for (i = 0; i < ps.cfg->nsections; i++) {
-		struct mdkd_settings set = ps.cfg->defaults;
-
-		mdkd_settings_overlay(&set, &ps.cfg->sections[i].set,
-				      ps.cfg->sections[i].mask);
-		ps.cfg->sections[i].set = set;
-	}
-	*out = ps.cfg;
+	settle_sections(cfg);
 	return 0;
 }
 
-int mdkd_config_load(const char *path, struct mdkd_config **out, char *err,
-		     size_t errlen)
+int mdkd_config_parse(const char *buf, size_t len, const char *name,
+		      struct mdkd_config **out, char *err, size_t errlen)
 {
-	struct stat st;
-	size_t got = 0;
-	char *buf;
-	int fd, ret;
+	struct mdkd_config *cfg = mdkd_config_new_default();
+	int ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > MDKD_CONFIG_MAX_BYTES) {
-		close(fd);
-		snprintf(err, errlen,
-			 "%s: not a regular file of at most %d bytes", path,
-			 MDKD_CONFIG_MAX_BYTES);
-		return -EINVAL;
-	}
-	buf = malloc(st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		snprintf(err, errlen, "%s: out of memory", path);
+	if (!cfg) {
+		snprintf(err, errlen, "%s: out of memory", name);
 		return -ENOMEM;
 	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "%s: read: %s", path,
-				 strerror(-ret));
-			free(buf);
-			close(fd);
-			return ret;
-		}
-		got += n;
+	ret = mdkd_config_parse_more(cfg, buf, len, name, err, errlen);
+	if (ret) {
+		mdkd_config_free(cfg);
+		return ret;
 	}
-	close(fd);
-	ret = mdkd_config_parse(buf, got, path, out, err, errlen);
-	free(buf);
-	return ret;
+	*out = cfg;
+	return 0;
 }
 
 void mdkd_settings_overlay(struct mdkd_settings *dst,
@@ -377,8 +347,8 @@ int mdkd_config_settings_for(const struct mdkd_config *cfg, const char *path,
 		if (fnmatch(s->pattern, path, FNM_PATHNAME | FNM_PERIOD))
 			continue;
 		mdkd_settings_overlay(set, &s->set, s->mask);
-		snprintf(src, srclen, "%s:%u [cgroup %s]", cfg->source, s->line,
-			 s->pattern);
+		snprintf(src, srclen, "%s:%u [cgroup %s]",
+			 cfg->files[s->at.file], s->at.line, s->pattern);
 		n++;
 	}
 	return n;

@@ -8,6 +8,13 @@
  * [cgroup] section overrides only the keys it sets, and sections matching
  * the same cgroup apply in file order.
  *
+ * Drop-ins: the files NAME.conf in DIR/mdkd.conf.d/ beside the configuration
+ * file DIR/mdkd.conf are read after it, in strcmp() order of their names,
+ * as if appended to it: a [global] key set again overrides the value read
+ * before, [cgroup] sections add to those read before.  The file and line
+ * of every value set are kept, for errors, "mdkd --dump-config" and the
+ * status.
+ *
  * Adding a key: a field in struct mdkd_settings (cgroup scope) or struct
  * mdkd_global, and one MDKD_KEY() line in mdkd_keys[].  The shipped
  * daemon/mdkd.conf and the documentation are checked against the table by
@@ -26,6 +33,8 @@
 #include "registry.h"
 
 #define MDKD_CONFIG_PATH "/etc/mdk/mdkd.conf"
+#define MDKD_CONFIG_DROPINS "mdkd.conf.d" /* beside the file */
+#define MDKD_KEYS_MAX 64 /* the bits of a key mask */
 #define MDKD_CONFIG_MAX_BYTES (1 << 20)
 
 /* Daemon-wide settings ([global] only). */
@@ -79,19 +88,27 @@ struct mdkd_key {
 extern const struct mdkd_key mdkd_keys[];
 extern const size_t mdkd_nkeys;
 
+/* Where a value was set: line @line of cfg->files[@file]; line 0: nowhere. */
+struct mdkd_origin {
+	unsigned int file, line;
+};
+
 /* One [cgroup PATTERN] section. */
 struct mdkd_section {
 	char *pattern;
-	unsigned int line;
+	struct mdkd_origin at; /* the header */
 	struct mdkd_settings set;
 	uint64_t mask; /* bit i: mdkd_keys[i] set here */
+	struct mdkd_origin origin[MDKD_KEYS_MAX]; /* of the keys in mask */
 };
 
 struct mdkd_config {
-	char *source; /* file name (or "<buffer>") */
+	char **files; /* the files read, in order: the main one, drop-ins */
+	size_t nfiles, files_cap;
 	struct mdkd_global global;
 	struct mdkd_settings defaults; /* [global] values of cgroup keys */
-	struct mdkd_section *sections;
+	struct mdkd_origin origin[MDKD_KEYS_MAX]; /* of global and defaults */
+	struct mdkd_section *sections; /* in reading order */
 	size_t nsections, sections_cap;
 };
 
@@ -114,17 +131,41 @@ int mdkd_config_parse(const char *buf, size_t len, const char *name,
 		      struct mdkd_config **out, char *err, size_t errlen);
 
 /*
- * mdkd_config_load() - read and parse the file @path.  Return: as
- * mdkd_config_parse(), or -errno when it cannot be read.
+ * mdkd_config_parse_more() - parse @len bytes of INI text named @name into
+ * @cfg, after what it holds (a drop-in).  Return: 0, or as
+ * mdkd_config_parse() with @cfg half-changed: the caller frees it.
+ */
+int mdkd_config_parse_more(struct mdkd_config *cfg, const char *buf, size_t len,
+			   const char *name, char *err, size_t errlen);
+
+/*
+ * mdkd_config_load() - read and parse the file @path, then its drop-ins
+ * (the NAME.conf files of dirname(@path)/mdkd.conf.d/; a missing directory
+ * means none).  All or nothing.  Return: as mdkd_config_parse(), or -errno with the file
+ * in @err when a file or the directory cannot be read.
  */
 int mdkd_config_load(const char *path, struct mdkd_config **out, char *err,
 		     size_t errlen);
 
 /*
+ * mdkd_config_load_default() - mdkd_config_load() of MDKD_CONFIG_PATH,
+ * which may be absent: then the defaults and the drop-ins beside it.
+ */
+int mdkd_config_load_default(struct mdkd_config **out, char *err,
+			     size_t errlen);
+
+/*
+ * mdkd_config_dump() - @cfg as a configuration file that parses to the
+ * same configuration: every key with the file:line it was set at (or
+ * "default") in a comment, then every [cgroup] section with its keys.
+ */
+void mdkd_config_dump(const struct mdkd_config *cfg, FILE *f);
+
+/*
  * mdkd_config_settings_for() - the settings of cgroup @path: the [global]
  * defaults overlaid with every matching [cgroup] section in file order.
- * @src gets the pattern and line of the last matching section ("[global]"
- * when none matched).  Return: the number of matching sections.
+ * @src gets the file, line and pattern of the last matching section
+ * ("[global]" when none matched).  Return: the number of matching sections.
  */
 int mdkd_config_settings_for(const struct mdkd_config *cfg, const char *path,
 			     struct mdkd_settings *set, char *src,

@@ -88,14 +88,11 @@ int mdkd_reload_config(struct mdkd *d, char *err, size_t errlen)
 	mdkd_notify("RELOADING=1\nSTATUS=reloading %s",
 		    d->config_path ? d->config_path : "defaults");
 	d->reloads++;
-	if (!d->config_path) {
-		cfg = mdkd_config_new_default();
-		ret = cfg ? 0 : -ENOMEM;
-		if (ret)
-			snprintf(err, errlen, "out of memory");
-	} else {
+	/* The file and its drop-ins, all or none of them. */
+	if (!d->config_path)
+		ret = mdkd_config_load_default(&cfg, err, errlen);
+	else
 		ret = mdkd_config_load(d->config_path, &cfg, err, errlen);
-	}
 	if (!ret)
 		ret = mdkd_apply_config(d, cfg, err, errlen);
 	if (ret) {

@@ -29,7 +29,7 @@
 
 struct mdkd {
 	struct mdkd_config *cfg;
-	char *config_path; /* NULL: defaults only */
+	char *config_path; /* NULL: MDKD_CONFIG_PATH, may be absent */
 	struct mdkd_clock clock; /* overridable by the tests */
 	struct mdkd_loop loop;
 	bool loop_ready;
@@ -48,7 +48,8 @@ struct mdkd {
 
 /*
  * mdkd_new() - a manager for @cfg (taken over; freed with the manager),
- * loaded from @config_path (NULL: defaults, nothing to reload).
+ * loaded from @config_path and its drop-ins (NULL: the default file,
+ * which may be absent, and its drop-ins).
  * @socket_override replaces the socket key when not NULL.  Checks the
  * system (cgroup2, the memory controller, PSI), replays the crash-recovery
  * journal, creates the ring, the signalfd (@signals) and the control
@@ -81,9 +82,9 @@ int mdkd_run_once(struct mdkd *d, uint64_t deadline_us);
 int mdkd_tick_all(struct mdkd *d);
 
 /*
- * mdkd_reload_config() - parse the configuration file again and apply it,
- * keeping the controller state of cgroups that stay managed.  A file that
- * does not parse leaves everything as it was.  Return: 0 or -errno with
+ * mdkd_reload_config() - parse the configuration file and its drop-ins
+ * again and apply them, keeping the controller state of cgroups that stay
+ * managed.  A file that does not parse leaves everything as it was.  Return: 0 or -errno with
  * "file:line: ..." in @err.
  */
 int mdkd_reload_config(struct mdkd *d, char *err, size_t errlen);

@@ -26,14 +26,18 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mdkd [-f|--foreground] [-c|--config FILE] [-s|--socket PATH]\n"
-		"       mdkd --check-config [-c FILE] | --dump-config | --restore [-c FILE]\n"
+		"       mdkd --check-config [-c FILE] | --dump-config [-c FILE]\n"
+		"       mdkd --dump-defaults | --restore [-c FILE]\n"
 		"       mdkd -h|--help | --version\n"
 		"\n"
 		"  -f, --foreground   stay in the foreground (as under systemd)\n"
 		"  -c, --config FILE  configuration (default %s)\n"
 		"  -s, --socket PATH  control socket (default: the socket key)\n"
-		"      --check-config parse the configuration and exit\n"
-		"      --dump-config  print every key at its default and exit\n"
+		"      --check-config parse the configuration (and drop-ins) and exit\n"
+		"      --dump-config  print the configuration read, every key with\n"
+		"                     the file:line that set it, and exit\n"
+		"      --dump-defaults print every key at its default, commented\n"
+		"                     out (the shipped mdkd.conf), and exit\n"
 		"      --restore      put back memory.high values a killed mdkd\n"
 		"                     left mid-pulse (the journal) and exit\n"
 		"\nSee mdkd(8) and mdkd.conf(5).\n",
@@ -75,19 +79,26 @@ static int daemonize(int *ready_fd)
 
 struct args {
 	const char *config, *socket;
-	bool foreground, check, restore;
+	bool foreground, check, dump, restore;
 };
 
 /* The command line into @a.  Return: -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	enum { OPT_VERSION = 256, OPT_CHECK, OPT_DUMP, OPT_RESTORE };
+	enum {
+		OPT_VERSION = 256,
+		OPT_CHECK,
+		OPT_DUMP,
+		OPT_DEFAULTS,
+		OPT_RESTORE
+	};
 	static const struct option opts[] = {
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "check-config", no_argument, NULL, OPT_CHECK },
 		{ "dump-config", no_argument, NULL, OPT_DUMP },
+		{ "dump-defaults", no_argument, NULL, OPT_DEFAULTS },
 		{ "restore", no_argument, NULL, OPT_RESTORE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -110,6 +121,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->check = true;
 			break;
 		case OPT_DUMP:
+			a->dump = true;
+			break;
+		case OPT_DEFAULTS:
 			mdkd_config_write_defaults(stdout);
 			return 0;
 		case OPT_RESTORE:
@@ -137,8 +151,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 }
 
 /*
- * The configuration of @a->config (set to the default path when that
- * file exists).  Return: it, or NULL (logged).
+ * The configuration of @a->config, or of the default file, which may be
+ * absent (then every key is at its default but for the drop-ins beside
+ * it), with their drop-ins.  Return: it, or NULL (logged).
  */
 static struct mdkd_config *load_config(struct args *a)
 {
@@ -146,16 +161,10 @@ static struct mdkd_config *load_config(struct args *a)
 	char err[1024];
 	int ret;
 
-	/* The default file may be absent: then every key is at its default. */
-	if (!a->config && access(MDKD_CONFIG_PATH, F_OK) && errno == ENOENT) {
-		cfg = mdkd_config_new_default();
-		ret = cfg ? 0 : -ENOMEM;
-		snprintf(err, sizeof(err), "out of memory");
-	} else {
-		if (!a->config)
-			a->config = MDKD_CONFIG_PATH;
+	if (a->config)
 		ret = mdkd_config_load(a->config, &cfg, err, sizeof(err));
-	}
+	else
+		ret = mdkd_config_load_default(&cfg, err, sizeof(err));
 	if (ret) {
 		log_err("%s", err);
 		return NULL;
@@ -265,12 +274,20 @@ int main(int argc, char **argv)
 	if (!cfg)
 		return 1;
 	if (a.check) {
-		printf("%s: ok, %zu [cgroup] section%s\n",
-		       a.config ? a.config : "defaults", cfg->nsections,
+		const char *name = a.config ? a.config : MDKD_CONFIG_PATH;
+
+		printf("%s: ok, %zu file%s, %zu [cgroup] section%s\n",
+		       cfg->nfiles ? name : "defaults", cfg->nfiles,
+		       cfg->nfiles == 1 ? "" : "s", cfg->nsections,
 		       cfg->nsections == 1 ? "" : "s");
 		check_swappiness(cfg);
 		mdkd_config_free(cfg);
 		return 0;
+	}
+	if (a.dump) {
+		mdkd_config_dump(cfg, stdout);
+		mdkd_config_free(cfg);
+		return fflush(stdout) ? 1 : 0;
 	}
 	mdkd_log_set_level(cfg->global.log_level);
 	if (a.restore)

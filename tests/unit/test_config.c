@@ -280,7 +280,7 @@ START_TEST(test_shipped_config_matches_table)
 	fclose(f);
 	shipped = fake_read(top_file("daemon/mdkd.conf"));
 	ck_assert_msg(!strcmp(shipped, gen),
-		      "daemon/mdkd.conf differs from 'mdkd --dump-config'");
+		      "daemon/mdkd.conf differs from 'mdkd --dump-defaults'");
 	ck_assert_int_eq(mdkd_config_load(top_file("daemon/mdkd.conf"), &cfg,
 					  err, sizeof(err)),
 			 0);

@@ -3,8 +3,8 @@
  * Description: the whole daemon on a fake cgroup tree: intervals read
  * every managed cgroup through the ring and write decisions to
  * memory.reclaim; pressure stops it; runtime settings are all-or-nothing;
- * a reload keeps controller state and a bad file keeps the old
- * configuration; a cgroup that disappears is released; records and the
+ * a reload keeps controller state and a bad file (or drop-in) keeps the
+ * old configuration; a cgroup that disappears is released; records and the
  * Prometheus file are written; the high-pulse actuator restores
  * memory.high and its journal is replayed; the control socket survives
  * malformed, oversized and abandoned requests and too many clients; the
@@ -299,6 +299,47 @@ START_TEST(test_manager_reload)
 	tick(d);
 	ck_assert_str_eq(fake_read(cg_file(&f, "w/a", "memory.reclaim")),
 			 "1048576\n1048576\n2097152\n");
+	mdkd_free(d);
+	fake_teardown(&f);
+}
+END_TEST
+
+/* Drop-ins reload with the file, all or nothing, named by file:line. */
+START_TEST(test_manager_reload_dropins)
+{
+	struct fakecg f;
+	struct mdkd *d = start(&f, base_conf);
+	struct mdkd_cgroup *a = mdkd_find(d, "w/a"), *b = mdkd_find(d, "w/b");
+	char err[1024], dir[PATH_MAX * 2], good[PATH_MAX * 3],
+		bad[PATH_MAX * 3];
+
+	snprintf(dir, sizeof(dir), "%s/mdkd.conf.d", f.top);
+	snprintf(good, sizeof(good), "%s/50-w.conf", dir);
+	snprintf(bad, sizeof(bad), "%s/60-bad.conf", dir);
+	fake_mkdirs(dir);
+	fake_write(good, "[cgroup w/a]\nreclaim_ratio = 0.02\n");
+	ck_assert_msg(!mdkd_reload_config(d, err, sizeof(err)), "%s", err);
+	ck_assert_ptr_eq(mdkd_find(d, "w/a"), a);
+	ck_assert_double_eq(a->set.reclaim_ratio, 0.02);
+	ck_assert_double_eq(b->set.reclaim_ratio, 0.01);
+	ck_assert_msg(strstr(a->source, "mdkd.conf.d/50-w.conf:1 [cgroup w/a]"),
+		      "%s", a->source);
+
+	/* A good change beside a bad drop-in: neither applies. */
+	fake_write(good, "[cgroup w/a]\nreclaim_ratio = 0.03\n");
+	fake_write(bad, "[global]\n\nreclaim_ratio = 2\n");
+	ck_assert_int_eq(mdkd_reload_config(d, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "mdkd.conf.d/60-bad.conf:3: reclaim_ratio"),
+		      "%s", err);
+	ck_assert_str_eq(d->last_reload_error, err);
+	ck_assert_uint_eq(d->reload_failures, 1);
+	ck_assert_double_eq(a->set.reclaim_ratio, 0.02);
+	ck_assert_double_eq(b->set.reclaim_ratio, 0.01);
+
+	unlink(bad);
+	ck_assert_msg(!mdkd_reload_config(d, err, sizeof(err)), "%s", err);
+	ck_assert_double_eq(a->set.reclaim_ratio, 0.03);
+	ck_assert_str_eq(d->last_reload_error, "");
 	mdkd_free(d);
 	fake_teardown(&f);
 }
@@ -650,6 +691,7 @@ static Suite *manager_suite(void)
 	tcase_add_test(tc, test_manager_status_json);
 	tcase_add_test(tc, test_manager_runtime_set);
 	tcase_add_test(tc, test_manager_reload);
+	tcase_add_test(tc, test_manager_reload_dropins);
 	tcase_add_test(tc, test_manager_releases_removed_cgroup);
 	tcase_add_test(tc, test_manager_records_and_prometheus);
 	tcase_add_test(tc, test_manager_high_pulse_restores);
