@@ -4,14 +4,17 @@
 # refused at start with file:line and the key, and mdkd exits 1;
 # --check-config agrees.  SIGHUP with a bad file keeps the running
 # configuration (and reports the error in mdkctl status); SIGHUP with a
-# good one applies it without losing controller state.  A managed cgroup
+# good one applies it without losing controller state.  Drop-ins
+# (mdkd.conf.d/*.conf): SIGHUP rereads them all and applies all or nothing
+# (a bad one names its file:line and keeps a good one beside it out), and
+# --dump-config names the file:line of every value.  A managed cgroup
 # removed at runtime is noticed, logged and released.
 . "$(dirname "$0")/lib/mdkd_lib.sh"
 
 require_root
 require_file "$MDKD"
 
-ktap_plan 8
+ktap_plan 11
 a=mdk-test-mdkd-cfg-a-$$
 b=mdk-test-mdkd-cfg-b-$$
 cga=$(cg_new "$a") && cgb=$(cg_new "$b") || ksft_skip "cannot create cgroups"
@@ -82,6 +85,36 @@ applied() {
 ktap_ok "SIGHUP with a good file applies it" applied
 ktap_ok "the reloads kept the controller state (intervals $before -> $after)" \
 	[ "${after:-0}" -gt "${before:-0}" ]
+
+# 2b. Drop-ins beside the file, all or nothing.
+mkdir -p "$MDK_TMP/mdkd.conf.d"
+printf '[cgroup %s]\ninterval = 2s\n' "$b" >"$MDK_TMP/mdkd.conf.d/50-b.conf"
+printf '[global]\nlog_level = loud\n' >"$MDK_TMP/mdkd.conf.d/60-bad.conf"
+kill -HUP "$MDKD_PID"
+sleep 1
+status
+ktap_diag "$(grep 'last reload failed' "$MDK_TMP/status.txt")"
+dropin_refused() {
+	grep -q "last reload failed: .*60-bad.conf:2: log_level" \
+		"$MDK_TMP/status.txt" &&
+		grep -q "^$b .* 1.5s " "$MDK_TMP/list.txt"
+}
+ktap_ok "SIGHUP with a bad drop-in applies none of them (file:line named)" \
+	dropin_refused
+rm "$MDK_TMP/mdkd.conf.d/60-bad.conf"
+kill -HUP "$MDKD_PID"
+sleep 1
+status
+dropin_applied() {
+	grep -q "^$b .* 2s " "$MDK_TMP/list.txt" &&
+		! grep -q 'last reload failed' "$MDK_TMP/status.txt"
+}
+ktap_ok "SIGHUP with good drop-ins applies them" dropin_applied
+"$MDKD" --dump-config -c "$MDK_TMP/mdkd.conf" >"$MDK_TMP/dump.txt" 2>&1
+ktap_diag "$(grep -A1 "^\[cgroup $b\]" "$MDK_TMP/dump.txt" | tail -n 4)"
+ktap_ok "--dump-config names the drop-in's file:line of a value" \
+	grep -q "^interval = 2s *; $MDK_TMP/mdkd.conf.d/50-b.conf:2" \
+	"$MDK_TMP/dump.txt"
 
 # 3. A managed cgroup removed at runtime.
 rmdir "$cgb"
