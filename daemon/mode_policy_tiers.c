@@ -59,6 +59,7 @@ void mdkd_policy_tiers_pick(struct policy_state *st)
 {
 	struct mdkd_tiers *tg = tiers_of(st);
 	uint64_t allowed;
+	bool cut;
 
 	st->goal_picked = 0;
 	st->tier_full = false;
@@ -66,12 +67,12 @@ void mdkd_policy_tiers_pick(struct policy_state *st)
 		return;
 	report(st, tg);
 	goal_pick(st, tg);
-	allowed = mdkd_tiers_demote_cap(tg, st->npicked);
-	if (allowed < st->npicked) {
-		/* Not marked: picked again once the node has room. */
+	/* Pages cut are not marked: picked again once the node has room. */
+	allowed = mdkd_tiers_demote_cap(tg, st->npicked, &cut);
+	st->npicked = (size_t)allowed;
+	if (cut) {
 		st->tier_full = true;
 		st->tot.tier_full++;
-		st->npicked = (size_t)allowed;
 	}
 	if (!tg->goal_on || !st->pages.nback)
 		return;

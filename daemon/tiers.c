@@ -26,7 +26,7 @@ void mdkd_tiers_update(struct mdkd_tiers *t, const struct mdkd_tiers_conf *conf,
 		       const struct mdkd_host *h)
 {
 	enum mdkd_reason held = MDKD_R_RECLAIM;
-	double goal, used;
+	double goal, used, slack;
 
 	t->conf = *conf;
 	t->tier_node = h->tier_node;
@@ -35,7 +35,10 @@ void mdkd_tiers_update(struct mdkd_tiers *t, const struct mdkd_tiers_conf *conf,
 	if (h->tier_node >= 0 && h->tier_total) {
 		used = (double)(h->tier_total - h->tier_free);
 		t->cap_bytes = (uint64_t)(conf->tier_used_max * h->tier_total);
-		t->tier_room = pages_of(t->cap_bytes - used);
+		slack = h->tier_total / 256 > MDKD_TIER_SLACK ?
+				h->tier_total / 256 :
+				MDKD_TIER_SLACK;
+		t->tier_room = pages_of(t->cap_bytes - used - slack);
 	}
 	t->goal_on = conf->dram_free_min > 0 && h->dram_total &&
 		     h->tier_node >= 0;
@@ -51,16 +54,14 @@ void mdkd_tiers_update(struct mdkd_tiers *t, const struct mdkd_tiers_conf *conf,
 				 MDKD_TIER_PROMOTE_MARGIN * h->dram_total);
 		if (t->need > t->tier_room) {
 			t->need = t->tier_room;
-			if (!t->tier_room)
-				held = MDKD_R_TIER_FULL;
+			held = MDKD_R_TIER_FULL;
 		}
 	}
 	if (held != t->held)
-		log_info(
-			"tier goals: %s",
-			held == MDKD_R_TIER_FULL ?
-				"the CMM-MP node is at tier_used_max: demotions stop" :
-				"demotions may run");
+		log_info("tier goals: %s",
+			 held == MDKD_R_TIER_FULL ?
+				 "tier_used_max holds dram_free_min back" :
+				 "the CMM-MP node has room for dram_free_min");
 	t->held = held;
 }
 
@@ -139,12 +140,12 @@ uint64_t mdkd_tiers_share(const struct mdkd_tiers *t,
 	return n + *at_min;
 }
 
-uint64_t mdkd_tiers_demote_cap(struct mdkd_tiers *t, uint64_t want)
+uint64_t mdkd_tiers_demote_cap(struct mdkd_tiers *t, uint64_t want, bool *cut)
 {
-	if (want <= t->tier_room)
-		return want;
-	t->tier_full++;
-	return t->tier_room;
+	*cut = want > t->tier_room || t->held == MDKD_R_TIER_FULL;
+	if (*cut)
+		t->tier_full++;
+	return want < t->tier_room ? want : t->tier_room;
 }
 
 uint64_t mdkd_tiers_promote_cap(struct mdkd_tiers *t, uint64_t want)

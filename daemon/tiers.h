@@ -34,6 +34,12 @@
 #define MDKD_TIER_AGES 64
 /* The goal never demotes a page accessed in the last window. */
 #define MDKD_TIER_MIN_AGE 1
+/*
+ * The kernel's per-CPU free lists take a node's pages in batches, so its
+ * MemFree drops ahead of the pages migrated there: the room under
+ * tier_used_max keeps this much back, or 1/256 of the node if more.
+ */
+#define MDKD_TIER_SLACK (2ULL << 20) /* bytes */
 /* Promotions wait for DRAM this far (share of it) above the goal. */
 #define MDKD_TIER_PROMOTE_MARGIN 0.05
 
@@ -59,7 +65,8 @@ struct mdkd_tiers {
 	uint64_t tier_room; /* the CMM-MP node takes, UINT64_MAX: no cap */
 	uint64_t promote_room; /* DRAM takes back, UINT64_MAX: no goal */
 	uint64_t goal_bytes, cap_bytes; /* the last reading's, bytes */
-	enum mdkd_reason held; /* MDKD_R_TIER_FULL, else MDKD_R_RECLAIM */
+	/* MDKD_R_TIER_FULL while the cap cuts the need, else RECLAIM */
+	enum mdkd_reason held;
 	/* Counters, pages. */
 	uint64_t demoted, promoted; /* by the cgroups of the CXL back end */
 	uint64_t goal_picked; /* picked for the goal */
@@ -102,9 +109,10 @@ int mdkd_tiers_threshold(const struct mdkd_tiers *t);
 
 /*
  * mdkd_tiers_demote_cap() - of @want pages to demote, those the CMM-MP
- * node takes under tier_used_max now; a cut counts in tier_full.
+ * node takes under tier_used_max now.  *@cut: the cap cut them, or holds
+ * the goal back (counted in tier_full).
  */
-uint64_t mdkd_tiers_demote_cap(struct mdkd_tiers *t, uint64_t want);
+uint64_t mdkd_tiers_demote_cap(struct mdkd_tiers *t, uint64_t want, bool *cut);
 
 /*
  * mdkd_tiers_promote_cap() - of @want pages to promote, those DRAM takes

@@ -2,7 +2,7 @@
 /*
  * Description: the tier goals (daemon/tiers.c) on made-up readings: what
  * dram_free_min needs, capped by the room tier_used_max leaves on the
- * CMM-MP node (tier-full when none), the promotion room above the goal
+ * CMM-MP node less its slack (tier-full when it cuts the need), the promotion room above the goal
  * plus its margin; the cgroups' idle-age histograms add up and the
  * threshold splits the need among them in proportion, never down to the
  * pages of the last window; what moves comes off the need and the rooms.
@@ -15,7 +15,7 @@
 
 #define PG MDKD_PAGE_SIZE
 
-/* DRAM of 1000 pages, a tier node of 500. */
+/* DRAM of 1000 pages, a tier node of 10000 (its slack: 512 pages). */
 static struct mdkd_host host(uint64_t dram_free, uint64_t tier_free)
 {
 	struct mdkd_host h;
@@ -24,7 +24,7 @@ static struct mdkd_host host(uint64_t dram_free, uint64_t tier_free)
 	h.dram_total = 1000 * PG;
 	h.dram_free = dram_free * PG;
 	h.tier_node = 1;
-	h.tier_total = 500 * PG;
+	h.tier_total = 10000 * PG;
 	h.tier_free = tier_free * PG;
 	return h;
 }
@@ -38,35 +38,36 @@ START_TEST(test_update_need_and_rooms)
 
 	mdkd_tiers_init(&t);
 	ck_assert_uint_eq(t.tier_room, UINT64_MAX);
-	/* 100 pages below the goal; the node takes 450 - 0. */
-	h = host(300, 500);
+	/* 100 pages below the goal; the node takes 9000 - 0 - 512. */
+	h = host(300, 10000);
 	mdkd_tiers_update(&t, &c, &h);
 	ck_assert(t.goal_on);
 	ck_assert_uint_eq(t.need, 100);
-	ck_assert_uint_eq(t.tier_room, 450);
+	ck_assert_uint_eq(t.tier_room, 8488);
 	ck_assert_uint_eq(t.promote_room, 0);
 	ck_assert_uint_eq(t.goal_bytes, 400 * PG);
 	ck_assert_int_eq(t.held, MDKD_R_RECLAIM);
-	/* The node has 400 used: room 50, the need is cut to it. */
-	h = host(300, 100);
+	/* The node has 8438 used: room 50, the need is cut to it. */
+	h = host(300, 1562);
 	mdkd_tiers_update(&t, &c, &h);
 	ck_assert_uint_eq(t.need, 50);
 	ck_assert_uint_eq(t.tier_room, 50);
+	ck_assert_int_eq(t.held, MDKD_R_TIER_FULL);
 	/* At the cap: nothing, tier-full. */
-	h = host(300, 40);
+	h = host(300, 1000);
 	mdkd_tiers_update(&t, &c, &h);
 	ck_assert_uint_eq(t.need, 0);
 	ck_assert_uint_eq(t.tier_room, 0);
 	ck_assert_int_eq(t.held, MDKD_R_TIER_FULL);
 	/* Above the goal and its 5% margin: 600 - 400 - 50 to promote. */
-	h = host(600, 500);
+	h = host(600, 10000);
 	mdkd_tiers_update(&t, &c, &h);
 	ck_assert_uint_eq(t.need, 0);
 	ck_assert_uint_eq(t.promote_room, 150);
 	ck_assert_int_eq(t.held, MDKD_R_RECLAIM);
 	/* Goal off: no need, promotions unbounded, the cap still holds. */
 	c.dram_free_min = 0;
-	h = host(300, 100);
+	h = host(300, 1562);
 	mdkd_tiers_update(&t, &c, &h);
 	ck_assert(!t.goal_on);
 	ck_assert_uint_eq(t.need, 0);
@@ -89,7 +90,7 @@ START_TEST(test_share_splits_coldest)
 	uint64_t at_min;
 	uint32_t min_age;
 	struct mdkd_tiers t;
-	struct mdkd_host h = host(300, 500);
+	struct mdkd_host h = host(300, 10000);
 
 	mdkd_tiers_init(&t);
 	mdkd_tiers_update(&t, &c, &h); /* need 100 */
@@ -120,7 +121,7 @@ START_TEST(test_share_splits_coldest)
 	ck_assert_uint_eq(mdkd_tiers_share(&t, &b, &min_age, &at_min), 43);
 	ck_assert_uint_eq(at_min, 23); /* 60 * 30 / 80, rounded up */
 	/* More than every page idle a window: all of them, none of age 0. */
-	h = host(0, 500);
+	h = host(0, 10000);
 	mdkd_tiers_update(&t, &c, &h);
 	ck_assert_uint_eq(mdkd_tiers_share(&t, &b, &min_age, &at_min), 80);
 	ck_assert_uint_eq(min_age, MDKD_TIER_MIN_AGE);
@@ -139,22 +140,28 @@ START_TEST(test_caps_and_moves)
 	struct mdkd_tiers_conf c = { .dram_free_min = 0.4,
 				     .tier_used_max = 0.9 };
 	struct mdkd_tiers t;
-	struct mdkd_host h = host(300, 100); /* need 50, room 50 */
+	struct mdkd_host h = host(300, 1562); /* need 50, room 50 */
+	bool cut;
 
 	mdkd_tiers_init(&t);
 	mdkd_tiers_update(&t, &c, &h);
-	ck_assert_uint_eq(mdkd_tiers_demote_cap(&t, 30), 30);
-	ck_assert_uint_eq(mdkd_tiers_demote_cap(&t, 80), 50);
-	ck_assert_uint_eq(t.tier_full, 1);
+	/* The cap cuts the goal's need: every decision counts as held. */
+	ck_assert_uint_eq(mdkd_tiers_demote_cap(&t, 30, &cut), 30);
+	ck_assert(cut);
+	ck_assert_uint_eq(mdkd_tiers_demote_cap(&t, 80, &cut), 50);
+	ck_assert(cut);
+	ck_assert_uint_eq(t.tier_full, 2);
 	ck_assert_uint_eq(mdkd_tiers_promote_cap(&t, 5), 0);
 	ck_assert_uint_eq(t.promote_cut, 1);
 	mdkd_tiers_moved(&t, 40, 10, 0);
 	ck_assert_uint_eq(t.need, 10);
 	ck_assert_uint_eq(t.tier_room, 10);
-	ck_assert_uint_eq(mdkd_tiers_demote_cap(&t, 20), 10);
+	ck_assert_uint_eq(mdkd_tiers_demote_cap(&t, 20, &cut), 10);
 	/* What comes back frees tier room and takes DRAM room. */
-	h = host(700, 100);
+	h = host(700, 1562);
 	mdkd_tiers_update(&t, &c, &h);
+	ck_assert_uint_eq(mdkd_tiers_demote_cap(&t, 20, &cut), 20);
+	ck_assert(!cut);
 	ck_assert_uint_eq(t.promote_room, 250);
 	mdkd_tiers_moved(&t, 0, 0, 100);
 	ck_assert_uint_eq(t.promote_room, 150);
