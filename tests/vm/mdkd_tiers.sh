@@ -3,9 +3,9 @@
 # Description: mdkd's tier goals with cmm_mp's node (a 128 MiB segment
 # online).  DRAM (node 0) is filled by an unmanaged filler and three
 # policy-mode cgroups of backend cxl, windows of 2 s, whose own policy
-# (age:T=60) picks nothing within the test: B and C hold 40 MiB cold and 4
-# MiB hot each, A 1 MiB cold, 1 MiB hot and 24 MiB of a warm set, idle
-# until it is signalled.  dram_free_min is set (SIGHUP) 48 MiB above
+# (age:T=60) picks nothing within the test: A holds 1 MiB cold, 1 MiB hot
+# and 24 MiB of a warm set, idle until it is signalled, B and C, filled
+# two windows later (younger), 40 MiB cold and 4 MiB hot each.  dram_free_min is set (SIGHUP) 48 MiB above
 # node 0's free memory: within a few windows MemFree of node 0 is within
 # 5% of the goal and stays there.  Then a goal beyond what the cold pages
 # hold: node 1 fills to tier_used_max and stops there (status tiers.held
@@ -115,18 +115,15 @@ workload_start "$fill_cg" $FILL 1 || ktap_bail "the filler did not start"
 wl_pids+=("$WL_PID")
 fill_pid=$WL_PID
 for c in a b c; do
-	cg=$(cg_new mdk-test-tiers-$c-$$) || ktap_bail "cgroup"
-	if [ $c = a ]; then
-		WL_ARGS="--warm $WARM --warm-after 100000 --warm-every 2" \
-			workload_start "$cg" 1 1 || ktap_bail "workload a did not start"
-	else
-		workload_start "$cg" $COLD $HOT || ktap_bail "workload $c did not start"
-	fi
-	wl_pids+=("$WL_PID")
-	pid[$c]=$WL_PID
+	cg_new mdk-test-tiers-$c-$$ >/dev/null || ktap_bail "cgroup"
 done
+WL_ARGS="--warm $WARM --warm-after 100000 --warm-every 2" \
+	workload_start /sys/fs/cgroup/mdk-test-tiers-a-$$ 1 1 ||
+	ktap_bail "workload a did not start"
+wl_pids+=("$WL_PID")
+pid[a]=$WL_PID
 WL_PID=
-ktap_diag "workloads filled after $((SECONDS - t0)) s; node 1: $total1 kB, $base1 kB used, cap $cap_pct% = $cap_kb kB"
+ktap_diag "filler and A filled after $((SECONDS - t0)) s; node 1: $total1 kB, $base1 kB used, cap $cap_pct% = $cap_kb kB"
 
 # Out of range: refused with file:line.
 printf '[global]\ndram_free_min = 99%%\n' >"$MDK_TMP/bad.conf"
@@ -146,11 +143,20 @@ if ! mdkd_start "$MDK_TMP/tiers.conf"; then
 	ktap_bail "mdkd did not start"
 fi
 # shellcheck disable=SC2034 # status_py's cgroup
-name=mdk-test-tiers-b-$$
+name=mdk-test-tiers-a-$$
 for _ in $(seq 100); do
 	[ "$(status_py "p.get('totals', {}).get('windows', 0)")" -ge 2 ] && break
 	sleep 0.5
 done
+# B and C fill once A's pages are two windows old: A's are the coldest.
+for c in b c; do
+	workload_start /sys/fs/cgroup/mdk-test-tiers-$c-$$ $COLD $HOT ||
+		ktap_bail "workload $c did not start"
+	wl_pids+=("$WL_PID")
+	pid[$c]=$WL_PID
+done
+WL_PID=
+sleep 2 # a window: B's and C's pages met
 n=$(mdkctl_ status | grep -c "^mdk-test-tiers-[abc]-$$ ")
 [ "$n" = 3 ]
 ktap_check "mdkd manages the three cgroups (policy, backend cxl, node $node)"
