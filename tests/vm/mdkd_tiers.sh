@@ -5,9 +5,10 @@
 # policy-mode cgroups of backend cxl, windows of 2 s, whose own policy
 # (age:T=60) picks nothing within the test: A holds 1 MiB cold, 1 MiB hot
 # and 24 MiB of a warm set, idle until it is signalled, B and C, filled
-# two windows later (younger), 40 MiB cold and 4 MiB hot each.  dram_free_min is set (SIGHUP) 48 MiB above
-# node 0's free memory: within a few windows MemFree of node 0 is within
-# 5% of the goal and stays there.  Then a goal beyond what the cold pages
+# two windows later (younger), 40 MiB cold and 4 MiB hot each.
+# dram_free_min is set (SIGHUP) 32 MiB above node 0's free memory: within
+# a few windows MemFree of node 0 is within 5% of the goal and stays
+# there.  Then a goal beyond what the cold pages
 # hold: node 1 fills to tier_used_max and stops there (status tiers.held
 # tier-full); node 1's use never exceeds the cap (sampled every 0.5 s
 # throughout).  Then the goal back, the warm set read every 2 s and the
@@ -20,8 +21,8 @@
 COLD=40
 HOT=4
 WARM=24
-FILL=160
-NEED=48 # MiB the first goal asks for
+FILL=96
+NEED=32 # MiB the first goal asks for
 
 require_root
 require_file "$MDKD"
@@ -105,7 +106,8 @@ node=$(cat $CMM_MP_SYS/node)
 [ "$node" = 1 ] || ktap_bail "the CMM-MP node is $node, not 1"
 total1=$(node_kb 1 MemTotal)
 base1=$(($(node_kb 1 MemTotal) - $(node_kb 1 MemFree)))
-# The cap: 80 MiB above what node 1 uses now (the first goal needs 48).
+# The cap: 80 MiB above what node 1 uses now (the first goal needs 32,
+# plus what else takes DRAM meanwhile).
 cap_kb=$((base1 + 80 * 1024))
 cap_pct=$(python3 -c "print('%.3f' % (100.0 * $cap_kb / $total1))")
 cap_kb=$(python3 -c "print(int($cap_pct / 100 * $total1))")
