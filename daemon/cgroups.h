@@ -110,6 +110,7 @@ struct mdkd_cgroups {
 	const struct mdkd_policy_source *policy_source;
 	const struct mdkd_target_ops *target_ops;
 	void *target_arg; /* for target_ops: the pipeline */
+	struct mdkd_tiers *tiers; /* the tier goals, host-wide (tiers.h) */
 };
 
 /*

@@ -32,6 +32,7 @@ static void target_init(struct mdkd_cgroup *cg)
 	cg->t.policy_source = tbl->policy_source;
 	cg->t.swappiness = -1;
 	cg->t.ops = tbl->target_ops;
+	cg->t.tiers = tbl->tiers;
 }
 
 /*

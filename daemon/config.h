@@ -31,6 +31,7 @@
 #include "controller.h"
 #include "limits.h"
 #include "registry.h"
+#include "tiers.h"
 
 #define MDKD_CONFIG_PATH "/etc/mdk/mdkd.conf"
 #define MDKD_CONFIG_DROPINS "mdkd.conf.d" /* beside the file */
@@ -49,6 +50,7 @@ struct mdkd_global {
 	uint64_t rescan_interval_us;
 	int log_level;
 	struct mdkd_limits_conf limits; /* host-wide limits (limits.h) */
+	struct mdkd_tiers_conf tiers; /* the tier goals (tiers.h) */
 };
 
 enum mdkd_key_scope {

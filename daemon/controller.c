@@ -23,6 +23,7 @@ const char *const mdkd_reason_names[MDKD_R_NR] = {
 	[MDKD_R_RATE_CAP] = "rate-cap",
 	[MDKD_R_CPU_CAP] = "cpu-cap",
 	[MDKD_R_INACTIVE] = "inactive",
+	[MDKD_R_TIER_FULL] = "tier-full",
 };
 
 const char *const mdkd_backend_names[MDKD_BACKEND_NR] = {

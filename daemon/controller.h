@@ -114,6 +114,8 @@ enum mdkd_reason {
 	MDKD_R_RATE_CAP, /* max_rate or host_max_rate spent */
 	MDKD_R_CPU_CAP, /* max_cpu spent: the interval is put off */
 	MDKD_R_INACTIVE, /* free memory above active_below */
+	/* The tier goals (tiers.h) held the decision back. */
+	MDKD_R_TIER_FULL, /* the CMM-MP node is at tier_used_max */
 	MDKD_R_NR,
 };
 

@@ -200,6 +200,7 @@ static void prom_text(void *arg, struct mdkd_buf *b)
 
 	mdkd_prometheus_text(d->cgroups.cgs, d->cgroups.n, &d->pipeline.limits,
 			     &d->pipeline.host, b);
+	mdkd_tiers_prom(&d->pipeline.tiers, &d->pipeline.host, b);
 }
 
 /* The parts, wired together; nothing started yet. */

@@ -16,6 +16,7 @@
 #include "cgroups.h"
 #include "host.h"
 #include "limits.h"
+#include "tiers.h"
 
 /* The first line of a record file: the column names. */
 extern const char mdkd_record_header[];
@@ -47,6 +48,16 @@ struct json_object *mdkd_limits_cg_json(const struct mdkd_limits_cg *c);
 void mdkd_limits_prom(const struct mdkd_limits *l, const struct mdkd_host *h,
 		      struct mdkd_cgroup *const *cgs, size_t n,
 		      struct mdkd_buf *b);
+
+/* metrics_tiers.c: the tier goals' part (tiers.h, host.h). */
+
+/* mdkd_tiers_json() - the tier goals and the nodes' readings, for status. */
+struct json_object *mdkd_tiers_json(const struct mdkd_tiers *t,
+				    const struct mdkd_host *h);
+
+/* mdkd_tiers_prom() - the tier goals' Prometheus lines. */
+void mdkd_tiers_prom(const struct mdkd_tiers *t, const struct mdkd_host *h,
+		     struct mdkd_buf *b);
 
 /*
  * mdkd_record_csv() - one CSV line for the last interval of @cg, @t_us

@@ -152,6 +152,7 @@ static void policy_stop(struct mdkd_target *t, void *state)
 	struct policy_state *st = state;
 
 	trace_close(st);
+	mdkd_policy_tiers_leave(st);
 	mdk_eval_free(st->eval);
 	st->eval = NULL;
 	if (st->src)
@@ -227,6 +228,8 @@ static void policy_observe(struct mdkd_target *t, void *state,
 
 	st->pages.nout = st->pages.nback = 0;
 	st->npicked = 0;
+	st->goal_picked = 0;
+	st->tier_full = false;
 	st->why = MDKD_R_NOTHING;
 	if (!st->src || !st->eval)
 		return;
@@ -307,6 +310,7 @@ static void policy_observe(struct mdkd_target *t, void *state,
 		st->pages.back = mdk_eval_returned(st->eval, &n);
 		st->pages.nback = n;
 	}
+	mdkd_policy_tiers_pick(st);
 	if (st->last_error[0] && st->why == MDKD_R_RECLAIM)
 		st->last_error[0] = '\0';
 }
@@ -317,7 +321,7 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 	struct policy_state *st = state;
 	double psi = in->iv->mem_some, thr = set->psi_threshold;
 	bool pressure = thr <= 0 || psi >= thr;
-	size_t nout = st->why == MDKD_R_RECLAIM ? st->npicked : 0;
+	size_t nout = st->npicked; /* the policy's and dram_free_min's */
 
 	/* The PSI guard: no page-outs under pressure; promotions go on. */
 	if (pressure && nout) {
@@ -332,6 +336,7 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 		return;
 	}
 	d->reason = pressure		      ? MDKD_R_PRESSURE :
+		    st->tier_full	      ? MDKD_R_TIER_FULL :
 		    st->why == MDKD_R_RECLAIM ? MDKD_R_NOTHING :
 						st->why;
 }
@@ -352,6 +357,7 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 	st->tot.failed += r->failed;
 	st->tot.gone += r->gone;
 	st->tot.denied += r->denied;
+	mdkd_policy_tiers_moved(st);
 	memset(&st->pages.res, 0, sizeof(st->pages.res));
 	st->pages.nout = st->pages.nback = 0;
 }

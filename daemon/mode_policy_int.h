@@ -19,6 +19,7 @@
 #include "bpf/loader.h"
 #include "controller.h"
 #include "pages.h"
+#include "tiers.h"
 
 struct mdkd_policy_source;
 
@@ -38,6 +39,9 @@ struct policy_totals {
 	uint64_t drop_us; /* their wall time */
 	uint64_t sampler_cpu_ns; /* the sampler's CPU time */
 	uint64_t errors; /* windows lost to a sampler or evaluator error */
+	uint64_t goal_picked; /* pages dram_free_min added to the picks */
+	uint64_t tier_full; /* windows tier_used_max cut */
+	uint64_t promote_cut; /* returned pages left for want of DRAM room */
 };
 
 struct policy_state {
@@ -67,7 +71,12 @@ struct policy_state {
 
 	/* the decision, for the actuator */
 	struct mdkd_pages pages;
-	size_t npicked;
+	size_t npicked; /* in pages.out: the policy's and the goal's */
+
+	/* the tier goals (tiers.h; backend cxl on the host's CMM-MP node) */
+	struct mdkd_tiers_cg tier_cg; /* this cgroup's idle ages, reported */
+	size_t goal_picked; /* pages of pages.out the goal added */
+	bool tier_full; /* tier_used_max cut this window's demotions */
 
 	/* the swap-cache drop: what the last window advised, and what
 	 * page-outs left in the swap cache that was not dropped yet */
@@ -96,6 +105,15 @@ void mdkd_policy_choose(struct policy_state *st);
 
 /* mode_policy_swap.c: the sampler's before_reset hook, swap back end. */
 void mdkd_policy_drop_swap_cache(void *arg, const struct mdk_sampler_window *w);
+
+/* mode_policy_tiers.c: the tier goals (tiers.h), backend cxl. */
+/* At the window's end, after the policy's pick: report the idle ages, add
+ * the goal's pages, cap the demotions and the promotions. */
+void mdkd_policy_tiers_pick(struct policy_state *st);
+/* After the action: what moved, and the idle ages without it. */
+void mdkd_policy_tiers_moved(struct policy_state *st);
+/* The cgroup stops: its ages leave the host's. */
+void mdkd_policy_tiers_leave(struct policy_state *st);
 
 /* mode_policy_json.c */
 struct json_object *mdkd_policy_status_json(struct mdkd_target *t, void *state);

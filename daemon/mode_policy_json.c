@@ -167,6 +167,9 @@ struct json_object *mdkd_policy_status_json(struct mdkd_target *tgt,
 	mdkd_json_add_u64(t, "swap_cache_drops_short", st->tot.drop_short);
 	mdkd_json_add_double(t, "swap_cache_drop_s", st->tot.drop_us / 1e6);
 	mdkd_json_add_u64(t, "errors", st->tot.errors);
+	mdkd_json_add_u64(t, "goal_picked_pages", st->tot.goal_picked);
+	mdkd_json_add_u64(t, "tier_full_windows", st->tot.tier_full);
+	mdkd_json_add_u64(t, "promote_cut_pages", st->tot.promote_cut);
 	mdkd_json_add_double(t, "sampler_cpu_s", st->tot.sampler_cpu_ns / 1e9);
 	json_object_object_add(o, "totals", t);
 	mdkd_json_add_str(o, "error", st->last_error);

@@ -37,6 +37,8 @@ void mdkd_pipeline_init(struct mdkd_pipeline *pl, struct mdkd_cgroups *cgs,
 	pl->read_window = read_window;
 	pl->started_us = started_us;
 	mdkd_limits_init(&pl->limits);
+	mdkd_tiers_init(&pl->tiers);
+	cgs->tiers = &pl->tiers;
 }
 
 void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
@@ -54,8 +56,10 @@ void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
 		pl->host.swap_total = pl->host.swap_free = 0;
 		log_debug("%s", err);
 	}
-	if (pl->host.read_us != read_us || ret)
+	if (pl->host.read_us != read_us || ret) {
 		mdkd_limits_update(&pl->limits, &g->limits, &pl->host);
+		mdkd_tiers_update(&pl->tiers, &g->tiers, &pl->host);
+	}
 }
 
 static void start_read(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,

@@ -18,6 +18,7 @@
 #include "limits.h"
 #include "loop.h"
 #include "record.h"
+#include "tiers.h"
 
 struct mdkd_pipeline {
 	struct mdkd_cgroups *cgs;
@@ -28,6 +29,7 @@ struct mdkd_pipeline {
 	bool flush_due; /* a decision since the last flush */
 	struct mdkd_host host; /* read at most once a second */
 	struct mdkd_limits limits; /* the operator's limits, host-wide */
+	struct mdkd_tiers tiers; /* the tier goals, host-wide */
 	uint64_t cpu_wake_us; /* the CPU cap puts work off until then */
 };
 

@@ -42,6 +42,9 @@ static struct json_object *daemon_json(struct mdkd *d)
 	json_object_object_add(dm, "limits",
 			       mdkd_limits_json(&d->pipeline.limits,
 						&d->pipeline.host));
+	json_object_object_add(dm, "tiers",
+			       mdkd_tiers_json(&d->pipeline.tiers,
+					       &d->pipeline.host));
 	return dm;
 }
 

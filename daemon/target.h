@@ -21,6 +21,7 @@ struct mdkd_sample;
 struct mdkd_mode_ops;
 struct mdkd_page_sys;
 struct mdkd_policy_source;
+struct mdkd_tiers;
 
 /* A completion callback of an actuator's queued write. */
 typedef void (*mdkd_act_fn)(struct mdkd_target *t, void *state, int res);
@@ -60,6 +61,8 @@ struct mdkd_target {
 	const struct mdkd_page_sys *page_sys; /* the page actuators' calls */
 	const struct mdkd_policy_source *policy_source; /* policy mode's */
 	const struct mdkd_target_ops *ops;
+	/* The tier goals (tiers.h), host-wide; NULL: none. */
+	struct mdkd_tiers *tiers;
 };
 
 static inline int mdkd_target_queue_write(struct mdkd_target *t, int fd,

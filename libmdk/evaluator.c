@@ -117,6 +117,7 @@ void mdk_eval_free(struct mdk_eval *e)
 	free(e->sreuse);
 	free(e->picks);
 	free(e->ret);
+	free(e->idle);
 	free(e);
 }
 

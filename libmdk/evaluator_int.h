@@ -72,6 +72,8 @@ struct mdk_eval {
 	size_t sidxcap, sstartcap, sreusecap;
 	uint64_t *picks, *ret;
 	size_t npicks, pickcap, nret, retcap;
+	uint64_t *idle; /* mdk_eval_pick_idle()'s answer */
+	size_t idlecap;
 };
 
 static inline uint32_t min_u32(uint64_t a, uint32_t b)

@@ -9,7 +9,8 @@
  * rebuilt from the ring alone; the pages a setting picks, reclaimed every
  * window, come back exactly when the exact simulator promotes them; auto-
  * tune picks the best setting within the target; measured and acted rates
- * follow the pinned definitions; bad windows and specs are refused.
+ * follow the pinned definitions; bad windows and specs are refused; the
+ * idle ages of the pages not reclaimed count and pick the idlest.
  */
 #include <mdk/evaluator.h>
 
@@ -598,6 +599,67 @@ START_TEST(test_eval_default_pace_grid)
 }
 END_TEST
 
+/*
+ * Idle ages: pages 10..19 accessed in window 0 only, 20..24 in windows 0
+ * and 2, 30 in every window; after window 3 they are 3, 1 and 0 windows
+ * idle.  Reclaimed pages leave the histogram; a pick takes the idlest,
+ * part of the threshold's age, and unites with the policy's pick.
+ */
+START_TEST(test_eval_idle_ages)
+{
+	struct mdk_eval *e = eval_new(8, "age");
+	uint64_t w0[16], w2[6], w13[1] = { 30 }, hist[3];
+	struct mdk_eval_sel sel;
+	const uint64_t *ids;
+	size_t n, i;
+	char err[512];
+
+	for (i = 0; i < 15; i++)
+		w0[i] = 10 + i;
+	w0[15] = 30;
+	for (i = 0; i < 5; i++)
+		w2[i] = 20 + i;
+	w2[5] = 30;
+	ck_assert_int_eq(mdk_eval_window(e, w0, 16, 0, false, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(mdk_eval_window(e, w13, 1, 0, false, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(mdk_eval_window(e, w2, 6, 0, false, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(mdk_eval_window(e, w13, 1, 0, false, err, sizeof(err)),
+			 0);
+	/* Ages 3 (10 pages), 1 (5), 0 (1); bins 0, 1, >= 2. */
+	ck_assert_uint_eq(mdk_eval_idle_hist(e, hist, 3), 16);
+	ck_assert_uint_eq(hist[0], 1);
+	ck_assert_uint_eq(hist[1], 5);
+	ck_assert_uint_eq(hist[2], 10);
+	/* Over age 1: the ten; at age 1, two of the five. */
+	ck_assert_int_eq(mdk_eval_pick_idle(e, 1, 2, 2, false, &ids, &n), 0);
+	ck_assert_uint_eq(n, 12);
+	for (i = 0; i < 10; i++)
+		ck_assert_uint_eq(ids[i], 10 + i);
+	ck_assert_uint_eq(ids[10], 20);
+	ck_assert_uint_eq(ids[11], 21);
+	/* Reclaimed pages are neither counted nor picked. */
+	mdk_eval_mark(e, ids, 4);
+	ck_assert_uint_eq(mdk_eval_idle_hist(e, hist, 3), 12);
+	ck_assert_uint_eq(hist[2], 6);
+	ck_assert_int_eq(mdk_eval_pick_idle(e, 1, 0, 2, false, &ids, &n), 0);
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(ids[0], 14);
+	/* United with age:T=1's pick (the pages idle a window or more). */
+	ck_assert_int_eq(mdk_eval_find(e, "age:T=1", &sel, err, sizeof(err)),
+			 0);
+	ck_assert_int_eq(mdk_eval_pick(e, &sel, &ids, &n), 0);
+	ck_assert_uint_gt(n, 0);
+	ck_assert_int_eq(mdk_eval_pick_idle(e, 1, 0, 2, true, &ids, &n), 0);
+	ck_assert_uint_eq(n, 11);
+	for (i = 1; i < n; i++)
+		ck_assert_uint_lt(ids[i - 1], ids[i]);
+	mdk_eval_free(e);
+}
+END_TEST
+
 static Suite *evaluator_suite(void)
 {
 	Suite *s = suite_create("evaluator");
@@ -613,6 +675,7 @@ static Suite *evaluator_suite(void)
 	tcase_add_test(tc, test_eval_find_widens_grid);
 	tcase_add_test(tc, test_eval_refuses_bad_input);
 	tcase_add_test(tc, test_eval_default_pace_grid);
+	tcase_add_test(tc, test_eval_idle_ages);
 	suite_add_tcase(s, tc);
 	return s;
 }

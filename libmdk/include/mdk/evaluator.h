@@ -185,6 +185,28 @@ int mdk_eval_pick(struct mdk_eval *e, const struct mdk_eval_sel *sel,
 void mdk_eval_mark(struct mdk_eval *e, const uint64_t *ids, size_t n);
 
 /*
+ * mdk_eval_idle_hist() - the pages not marked reclaimed, by idle age: the
+ * windows since their last access (0: accessed in the last window fed),
+ * ages of @nbins - 1 or more in the last bin.  @hist[0..@nbins) is
+ * overwritten.  Return: the pages counted.
+ */
+uint64_t mdk_eval_idle_hist(const struct mdk_eval *e, uint64_t *hist,
+			    size_t nbins);
+
+/*
+ * mdk_eval_pick_idle() - the pages not marked reclaimed whose idle age
+ * (clamped at @max_age, as the last bin of mdk_eval_idle_hist()) is over
+ * @min_age, and the first @at_min (in page index order) of those whose
+ * clamped age is @min_age; with @add, united with the pages of the last
+ * mdk_eval_pick() (neither marked).  *@ids points to a sorted, distinct
+ * array the evaluator owns, valid until its next call to this function.
+ * Return: 0 or -ENOMEM.
+ */
+int mdk_eval_pick_idle(struct mdk_eval *e, uint32_t min_age, size_t at_min,
+		       uint32_t max_age, bool add, const uint64_t **ids,
+		       size_t *n);
+
+/*
  * mdk_eval_returned() - the pages of the last window fed that were marked
  * reclaimed (the window's acted promotions), sorted, owned by the
  * evaluator until its next window.

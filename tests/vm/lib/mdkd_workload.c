@@ -5,7 +5,8 @@
  * both with a known pattern, then keeps touching every page of the hot set
  * until SIGTERM or --seconds; the cold set is never touched again.  An
  * optional warm set changes pattern: idle after its fill until
- * --warm-after seconds, then read once every --warm-every seconds.  Once a
+ * --warm-after seconds (or SIGUSR1, whichever comes first), then read once
+ * every --warm-every seconds.  Once a
  * second it rewrites --report FILE with "ready passes seconds".  At the end
  * it checks every word of both sets: exit 0 when all are intact, 1 when
  * one is not, 2 on a setup error.
@@ -24,11 +25,16 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, warm_now;
 
 static void on_term(int sig)
 {
 	stop = 1;
+}
+
+static void on_usr1(int sig)
+{
+	warm_now = 1;
 }
 
 static uint64_t pattern(size_t i, uint64_t salt)
@@ -140,6 +146,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
+	signal(SIGUSR1, on_usr1);
 	c = map(cold, 1);
 	h = map(hot, 2);
 	if (warm)
@@ -156,6 +163,11 @@ int main(int argc, char **argv)
 		for (i = 0; i < hot / sizeof(uint64_t);
 		     i += page / sizeof(uint64_t))
 			sink += h[i];
+		if (warm_now) {
+			warm_now = 0;
+			if (now_s() - start < warm_next)
+				warm_next = now_s() - start;
+		}
 		if (wm && now_s() - start >= warm_next) {
 			for (i = 0; i < warm / sizeof(uint64_t);
 			     i += page / sizeof(uint64_t))
