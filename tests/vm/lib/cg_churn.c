@@ -6,8 +6,9 @@
  * removed too.  LOG gets a line per event, "+ NAME US" and "- NAME US"
  * (CLOCK_REALTIME, microseconds, as date +%s%6N), written as they happen
  * so a reader sees the tree as it was.  A shell loop of mkdir and rmdir
- * forks too slowly under TCG to keep the rate.  Prints what it did and
- * how far behind the schedule it fell at worst; exit 1 on an error.
+ * forks too slowly under TCG to keep the rate (400 of each took 261 s on
+ * 6.12; this, 2 s).  Prints what it did and how far behind the schedule
+ * it fell at worst; exit 1 on an error.
  */
 #include <errno.h>
 #include <stdint.h>
