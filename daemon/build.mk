@@ -25,6 +25,18 @@ $(MDKD): $(MDKD_SRCS:%.c=$(B)/%.o) $(LIBMDKD_A) $(LIBSAMPLER_A) $(LIBMDK_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(SYS_LIBS) $(LIBMDK_LIBS)
 
+# mdkd with ASan, LSan and UBSan, for the VM tests that look for leaks and
+# memory errors under load (tests/vm/mdkd_churn.sh).
+MDKD_SAN := $(B)/san/bin/mdkd
+
+$(MDKD_SAN): $(MDKD_SRCS:%.c=$(B)/san/%.o) $(LIBMDKD_SAN_A) \
+		$(LIBSAMPLER_SAN_A) $(LIBMDK_SAN_A)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(SYS_LIBS) $(LIBMDK_LIBS)
+
+tests: $(MDKD_SAN)
+
 # make install: the unit, the default configuration (kept when one is
 # installed already) beside what install-core puts in place (binaries, man
 # pages).

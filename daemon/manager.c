@@ -371,9 +371,11 @@ int mdkd_tick_all(struct mdkd *d)
 		bool busy = d->cgroups.reading > 0 ||
 			    mdkd_recorder_busy(&d->recorder);
 
+		/* One the CPU cap put off waits for a later now. */
 		for (i = 0; i < d->cgroups.n && !busy; i++)
 			busy = d->cgroups.cgs[i]->acting ||
-			       d->cgroups.cgs[i]->next_due_us <= now;
+			       (d->cgroups.cgs[i]->next_due_us <= now &&
+				!d->cgroups.cgs[i]->deferring);
 		if (!busy)
 			break;
 		ret = mdkd_loop_wait(&d->loop, mdkd_now_us() + 1000000);

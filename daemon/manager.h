@@ -77,7 +77,8 @@ int mdkd_run_once(struct mdkd *d, uint64_t deadline_us);
 /*
  * mdkd_tick_all() - make every managed cgroup due now and run the loop
  * until all of them went through one interval (reads, decision, action,
- * records).  For the tests and the benchmark.  Return: 0 or -errno.
+ * records), but for those the CPU cap puts off: they stay due, for a later
+ * now.  For the tests and the benchmark.  Return: 0 or -errno.
  */
 int mdkd_tick_all(struct mdkd *d);
 

@@ -115,8 +115,9 @@ experiment: all
 BENCH_SRCS := $(wildcard tests/bench/bench_*.c)
 BENCHES := $(BENCH_SRCS:tests/bench/%.c=$(B)/tests/bench/%)
 EXTRA_CFLAGS_tests/bench/ := $(SYS_CFLAGS) -O3
-# bench_mdkd runs the daemon on the unit tests' fake cgroup tree.
-$(B)/tests/bench/bench_mdkd: $(B)/tests/unit/fakecg.o
+# bench_mdkd and bench_mdkd_caps run the daemon on the unit tests' fake cgroup tree.
+$(B)/tests/bench/bench_mdkd $(B)/tests/bench/bench_mdkd_caps: \
+		$(B)/tests/unit/fakecg.o
 
 $(B)/tests/bench/%: $(B)/tests/bench/%.o $(MDK_LIBS_A)
 	$(call msg,LD,$@)

@@ -4,8 +4,9 @@
  * every managed cgroup through the ring and write decisions to
  * memory.reclaim; pressure stops it; runtime settings are all-or-nothing;
  * a reload keeps controller state and a bad file (or drop-in) keeps the
- * old configuration; a cgroup that disappears is released; records and the
- * Prometheus file are written; the high-pulse actuator restores
+ * old configuration; a cgroup that disappears is released; a tick the CPU
+ * cap cuts short returns; records and the Prometheus file are written;
+ * the high-pulse actuator restores
  * memory.high and its journal is replayed; the control socket survives
  * malformed, oversized and abandoned requests and too many clients; the
  * sd_notify messages reach $NOTIFY_SOCKET.
@@ -368,6 +369,36 @@ START_TEST(test_manager_releases_removed_cgroup)
 }
 END_TEST
 
+static uint64_t fake_cpu_us;
+
+static uint64_t fake_cpu(void *data)
+{
+	return fake_cpu_us;
+}
+
+/* A tick the CPU cap cuts short returns; the cgroups stay due. */
+START_TEST(test_manager_tick_under_cpu_cap)
+{
+	struct fakecg f;
+	struct mdkd *d = start(&f, "max_cpu = 1%\n[cgroup w/*]\n");
+
+	d->clock.cpu = fake_cpu;
+	tick(d);
+	ck_assert_uint_eq(d->pipeline.limits.deferred, 0);
+	fake_cpu_us += 1000000; /* far over 1% of a second */
+	tick(d);
+	ck_assert_uint_eq(d->pipeline.limits.deferred, 2);
+	ck_assert(mdkd_find(d, "w/a")->deferring);
+	/* 100 s later the debt is paid: both run again. */
+	fake_now += 100000000;
+	tick(d);
+	ck_assert(!mdkd_find(d, "w/a")->deferring);
+	ck_assert(!mdkd_find(d, "w/b")->deferring);
+	mdkd_free(d);
+	fake_teardown(&f);
+}
+END_TEST
+
 START_TEST(test_manager_records_and_prometheus)
 {
 	struct fakecg f;
@@ -693,6 +724,7 @@ static Suite *manager_suite(void)
 	tcase_add_test(tc, test_manager_reload);
 	tcase_add_test(tc, test_manager_reload_dropins);
 	tcase_add_test(tc, test_manager_releases_removed_cgroup);
+	tcase_add_test(tc, test_manager_tick_under_cpu_cap);
 	tcase_add_test(tc, test_manager_records_and_prometheus);
 	tcase_add_test(tc, test_manager_high_pulse_restores);
 	tcase_add_test(tc, test_manager_falls_back_without_memory_reclaim);
