@@ -69,7 +69,7 @@ static int reclaim_takes_swappiness(int fd)
 	return errno == EINVAL ? 0 : -errno;
 }
 
-/* memory.reclaim of @bytes from @fd, anon only where the kernel can. */
+/* memory.reclaim of @bytes from @fd, anon pages where the kernel can. */
 static int reclaim_write(struct policy_state *st, int fd, uint64_t bytes)
 {
 	char buf[48];
@@ -96,12 +96,13 @@ static int reclaim_write(struct policy_state *st, int fd, uint64_t bytes)
  * The sampler's before_reset hook, swap back end.  A page MADV_PAGEOUT
  * writes to a swap device is under writeback when the call returns, so it
  * stays in the swap cache, charged to the cgroup, until the kernel
- * reclaims again; the end of its writeback moves it to the tail of the
- * inactive list.  One memory.reclaim of those written back takes them
- * first (mdkd_swap_cache_drop(); nothing with zswap, which frees each
- * page at once).  With swappiness=200 (Linux 6.9 on) the kernel scans
- * anon pages only: file pages, which AGE did not pick and which would
- * come back as promotions the curves do not predict, are left alone.  One write, not several: a page the kernel's scan spared
+ * reclaims again; the end of its writeback normally moves it to the tail
+ * of the inactive list.  One memory.reclaim of those written back takes
+ * them first (mdkd_swap_cache_drop(); nothing with zswap, which frees
+ * each page at once).  With swappiness=200 (Linux 6.9 on) the kernel
+ * scans anon pages (file pages only when no anon is left to scan): file
+ * pages, which the policy did not pick and which come back at once, are
+ * left alone.  One write, not several: a page the kernel's scan spared
  * as referenced has lost its Accessed bit to that scan, and the next
  * scan, soon after, takes it.  It runs here, while the Accessed bits are
  * this window's: after the sampler's reset the kernel would see every
