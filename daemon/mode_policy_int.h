@@ -82,6 +82,8 @@ struct policy_state {
 	 * page-outs left in the swap cache that was not dropped yet */
 	uint64_t advised_bytes;
 	uint64_t pending_bytes;
+	/* memory.reclaim takes swappiness=200 (probed at the first drop) */
+	bool drop_probed, drop_anon_only;
 	const struct mdkd_sample *cur; /* in observe: the interval's sample */
 
 	struct mdk_sampler_window last; /* counters only (pages not kept) */

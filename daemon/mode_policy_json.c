@@ -166,6 +166,12 @@ struct json_object *mdkd_policy_status_json(struct mdkd_target *tgt,
 	mdkd_json_add_u64(t, "swap_cache_freed_bytes", st->tot.drop_freed);
 	mdkd_json_add_u64(t, "swap_cache_drops_short", st->tot.drop_short);
 	mdkd_json_add_double(t, "swap_cache_drop_s", st->tot.drop_us / 1e6);
+	/* "anon": memory.reclaim with swappiness=200; "any": without */
+	json_object_object_add(
+		t, "swap_cache_drop_pages",
+		st->drop_probed ? json_object_new_string(
+					  st->drop_anon_only ? "anon" : "any") :
+				  NULL);
 	mdkd_json_add_u64(t, "errors", st->tot.errors);
 	mdkd_json_add_u64(t, "goal_picked_pages", st->tot.goal_picked);
 	mdkd_json_add_u64(t, "tier_full_windows", st->tot.tier_full);

@@ -55,13 +55,54 @@ static bool zswap_enabled(const char *sys_root)
 }
 
 /*
+ * Whether the cgroup's memory.reclaim takes "swappiness=N" (Linux 6.9;
+ * EINVAL before): one write that reclaims nothing.  1, 0 (not taken) or
+ * -errno (the file cannot be written).  A general probe of the reclaim
+ * actuator would answer this too; this one serves the drop only.
+ */
+static int reclaim_takes_swappiness(int fd)
+{
+	static const char probe[] = "0 swappiness=200";
+
+	if (write(fd, probe, sizeof(probe) - 1) == sizeof(probe) - 1)
+		return 1;
+	return errno == EINVAL ? 0 : -errno;
+}
+
+/* memory.reclaim of @bytes from @fd, anon pages where the kernel can. */
+static int reclaim_write(struct policy_state *st, int fd, uint64_t bytes)
+{
+	char buf[48];
+	int len;
+
+	if (!st->drop_probed) {
+		int ret = reclaim_takes_swappiness(fd);
+
+		if (ret < 0)
+			return ret;
+		st->drop_anon_only = ret;
+		st->drop_probed = true;
+		log_info(
+			"%s: drop_swap_cache: memory.reclaim %s", st->t->path,
+			ret ? "of anon pages only (swappiness=200)" :
+			      "takes no swappiness: the kernel's choice of pages");
+	}
+	len = snprintf(buf, sizeof(buf), "%" PRIu64 "%s", bytes,
+		       st->drop_anon_only ? " swappiness=200" : "");
+	return write(fd, buf, len) == len ? 0 : -errno;
+}
+
+/*
  * The sampler's before_reset hook, swap back end.  A page MADV_PAGEOUT
  * writes to a swap device is under writeback when the call returns, so it
  * stays in the swap cache, charged to the cgroup, until the kernel
- * reclaims again; the end of its writeback moves it to the tail of the
- * inactive list.  One memory.reclaim of those written back takes them
- * first (mdkd_swap_cache_drop(); nothing with zswap, which frees each
- * page at once).  One write, not several: a page the kernel's scan spared
+ * reclaims again; the end of its writeback normally moves it to the tail
+ * of the inactive list.  One memory.reclaim of those written back takes
+ * them first (mdkd_swap_cache_drop(); nothing with zswap, which frees
+ * each page at once).  With swappiness=200 (Linux 6.9 on) the kernel
+ * scans anon pages (file pages only when no anon is left to scan): file
+ * pages, which the policy did not pick and which come back at once, are
+ * left alone.  One write, not several: a page the kernel's scan spared
  * as referenced has lost its Accessed bit to that scan, and the next
  * scan, soon after, takes it.  It runs here, while the Accessed bits are
  * this window's: after the sampler's reset the kernel would see every
@@ -75,15 +116,23 @@ void mdkd_policy_drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
 	const struct mdkd_memstat *ms = &st->cur->stat;
 	uint64_t bytes, t0;
 	int64_t after;
-	char buf[32];
-	int fd, len;
+	int fd, ret;
 
 	bytes = st->advised_bytes;
 	st->advised_bytes = 0;
 	if (zswap_enabled(st->t->sys_root)) {
 		st->pending_bytes = 0;
+		if (st->eval)
+			mdk_eval_count_unacted(st->eval, false);
 		return;
 	}
+	/*
+	 * What the kernel's reclaim takes besides the swap cache comes back
+	 * as promotions of pages no setting picked: the curves count them
+	 * as measured, so that they price the drop (evaluator.h).
+	 */
+	if (st->eval)
+		mdk_eval_count_unacted(st->eval, st->t->set->drop_swap_cache);
 	if (!ms->has_swapcached)
 		return;
 	/* Kept with the drop off too: turned on, it drops what is there. */
@@ -100,15 +149,12 @@ void mdkd_policy_drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
 		return;
 	}
 	t0 = mdkd_now_us();
-	len = snprintf(buf, sizeof(buf), "%" PRIu64, bytes);
-	if (write(fd, buf, len) != len) {
-		if (errno == EAGAIN)
-			st->tot.drop_short++;
-		else
-			mdkd_policy_error(st,
-					  "drop_swap_cache: memory.reclaim: %s",
-					  strerror(errno));
-	}
+	ret = reclaim_write(st, fd, bytes);
+	if (ret == -EAGAIN)
+		st->tot.drop_short++;
+	else if (ret)
+		mdkd_policy_error(st, "drop_swap_cache: memory.reclaim: %s",
+				  strerror(-ret));
 	close(fd);
 	st->tot.drop_us += mdkd_now_us() - t0;
 	st->tot.drops++;

@@ -34,6 +34,7 @@
 #include <mdk/lopp.h>
 
 #include "evaluator_int.h"
+#include "mpc_int.h"
 
 /* ---- life cycle ---- */
 
@@ -309,6 +310,35 @@ const struct mdk_policy *mdk_eval_policy(const struct mdk_eval *e, size_t i)
 	return i < e->ngens ? e->gens[i].pol : NULL;
 }
 
+/*
+ * Policy @i's points over lo..hi; with e->unacted, each window's measured
+ * promotions beyond its acted ones are added to every setting.
+ */
+static long curve_of(struct mdk_eval *e, size_t i, uint32_t lo, uint32_t hi,
+		     struct mdk_point **pts, char *err, size_t errlen)
+{
+	uint64_t *extra;
+	uint32_t w;
+	long n;
+
+	if (!e->unacted)
+		return mdk_mpc_eval(e->gens[i].mpc, lo, hi, e->flags, pts, err,
+				    errlen);
+	extra = calloc((size_t)(hi - lo) + 1, sizeof(*extra));
+	if (!extra)
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
+	for (w = lo; w <= hi; w++) {
+		const struct ewin *s = &e->ring[w % e->H];
+
+		if (s->have_measured && s->measured > s->acted)
+			extra[w - lo] = s->measured - s->acted;
+	}
+	n = mdk__mpc_eval_extra(e->gens[i].mpc, lo, hi, e->flags, extra, pts,
+				err, errlen);
+	free(extra);
+	return n;
+}
+
 long mdk_eval_curve(struct mdk_eval *e, size_t i, struct mdk_point **pts,
 		    char *err, size_t errlen)
 {
@@ -326,7 +356,12 @@ long mdk_eval_curve(struct mdk_eval *e, size_t i, struct mdk_point **pts,
 		return mdk_err(err, errlen, -ENOENT,
 			       "%s: no model learnt yet (both labels needed)",
 			       mdk_policy_name(e->gens[i].pol));
-	return mdk_mpc_eval(e->gens[i].mpc, lo, hi, e->flags, pts, err, errlen);
+	return curve_of(e, i, lo, hi, pts, err, errlen);
+}
+
+void mdk_eval_count_unacted(struct mdk_eval *e, bool on)
+{
+	e->unacted = on;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -50,6 +50,7 @@ struct mdk_eval {
 	struct mdk_eval_opts opts;
 	struct mdk__lopp_live *lopp; /* with a keyed (lopp) policy */
 	uint32_t next; /* windows fed */
+	bool unacted; /* mdk_eval_count_unacted() */
 	int failed;
 	struct mdk_stream *stream;
 

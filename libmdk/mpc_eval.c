@@ -62,6 +62,7 @@ struct eval {
 	uint64_t footprint, sumU;
 	uint32_t *nk;
 	double *maxr, *topk;
+	const uint64_t *extra; /* added to every setting, by window - lo */
 };
 
 static void eval_free(struct eval *e)
@@ -145,6 +146,7 @@ static void eval_rows(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 	for (w = lo; w <= hi; w++) {
 		uint32_t s = slot_of(m, w);
 		const uint32_t *row = m->rows + (size_t)s * g->cells;
+		uint64_t x = e->extra ? e->extra[w - lo] : 0;
 		int64_t U;
 		uint32_t c;
 
@@ -159,12 +161,13 @@ static void eval_rows(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 		e->sumU += U > 0 ? (uint64_t)U : 0;
 		e->footprint += (uint64_t)m->first[s] * (uint64_t)(hi - w + 1);
 		for (i = 0; i < e->nset; i++) {
+			uint64_t prom = e->prom[i] + x;
 			double rate;
 
-			e->sump[i] += e->prom[i];
+			e->sump[i] += prom;
 			if (U <= 0)
 				continue;
-			rate = (double)e->prom[i] / (double)U;
+			rate = (double)prom / (double)U;
 			if (rate > e->maxr[i])
 				e->maxr[i] = rate;
 			topk_add(e->topk + i * K, K, &e->nk[i], rate);
@@ -238,6 +241,13 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 		  unsigned int flags, struct mdk_point **pts, char *err,
 		  size_t errlen)
 {
+	return mdk__mpc_eval_extra(m, lo, hi, flags, NULL, pts, err, errlen);
+}
+
+long mdk__mpc_eval_extra(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
+			 unsigned int flags, const uint64_t *extra,
+			 struct mdk_point **pts, char *err, size_t errlen)
+{
 	const struct mdk_gen *g = &m->g;
 	struct mdk_point *p;
 	struct eval e;
@@ -257,6 +267,7 @@ long mdk_mpc_eval(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
 			       m->ops->name);
 	}
+	e.extra = extra;
 	eval_rows(m, lo, hi, &e);
 	eval_saved(m, lo, hi, &e);
 	eval_points(m, &e, flags, p);

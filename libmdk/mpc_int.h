@@ -42,4 +42,15 @@ static inline uint32_t slot_of(const struct mdk_mpc *m, uint32_t w)
 	return w % m->g.cap;
 }
 
+#pragma GCC visibility push(hidden)
+/*
+ * mdk_mpc_eval() with @extra[w - lo] promotions added to every setting in
+ * window w of lo..hi (NULL: none): counts that do not depend on the
+ * setting, as the live evaluator's promotions of pages nobody picked.
+ */
+long mdk__mpc_eval_extra(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
+			 unsigned int flags, const uint64_t *extra,
+			 struct mdk_point **pts, char *err, size_t errlen);
+#pragma GCC visibility pop
+
 #endif /* MDK_MPC_INT_H */

@@ -198,7 +198,9 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 			# The age run's windows, as a trace: L-OPP against the
 			# others offline (Documentation/mdk.rst, "L-OPP results").
 			[ "$run" = age ] && echo "trace_file = $d/redis.mdkt"
-			[ "$run" = age-drop ] && echo "drop_swap_cache = on"
+			# age: the swap cache kept (drop_swap_cache's default
+			# is on), as a reference for age-drop, the defaults.
+			[ "$run" = age ] && echo "drop_swap_cache = off"
 			;;
 		esac
 	} >"$d/mdkd.conf"

@@ -9,8 +9,10 @@
  * rebuilt from the ring alone; the pages a setting picks, reclaimed every
  * window, come back exactly when the exact simulator promotes them; auto-
  * tune picks the best setting within the target; measured and acted rates
- * follow the pinned definitions; bad windows and specs are refused; the
- * idle ages of the pages not reclaimed count and pick the idlest.
+ * follow the pinned definitions; with mdk_eval_count_unacted() every
+ * setting's curve adds the measured promotions beyond the acted ones, per
+ * window; bad windows and specs are refused; the idle ages of the pages
+ * not reclaimed count and pick the idlest.
  */
 #include <mdk/evaluator.h>
 
@@ -388,6 +390,98 @@ START_TEST(test_eval_acted_rates_are_the_simulators)
 }
 END_TEST
 
+/* Policy 0's curve of @e. */
+static long curve0(struct mdk_eval *e, struct mdk_point **pts)
+{
+	char err[512];
+	long n = mdk_eval_curve(e, 0, pts, err, sizeof(err));
+
+	ck_assert_msg(n > 0, "%s", err);
+	return n;
+}
+
+START_TEST(test_eval_unacted_counted)
+{
+	struct tt *t = tt_random(43, 20, 100);
+	struct mdk_eval *e = eval_new(t->W, "age");
+	struct mdk_point *a, *b;
+	uint32_t *pg = malloc((t->P + 1) * sizeof(*pg));
+	uint64_t x = 0;
+	double xmax = 0;
+	long n, k;
+	uint32_t w;
+
+	/* Nothing marked reclaimed: every measured promotion is unacted. */
+	for (w = 0; w < t->W; w++) {
+		size_t u = tt_window(t, w, pg);
+
+		feed(e, t, w, w % 3);
+		x += w % 3;
+		if (u && (double)(w % 3) / (double)u > xmax)
+			xmax = (double)(w % 3) / (double)u;
+	}
+	n = curve0(e, &a);
+	mdk_eval_count_unacted(e, true);
+	ck_assert_int_eq(curve0(e, &b), n);
+	for (k = 0; k < n; k++) {
+		ck_assert_uint_eq(b[k].promotions, a[k].promotions + x);
+		ck_assert_uint_eq(b[k].saved, a[k].saved);
+		ck_assert(b[k].max_rate >= a[k].max_rate);
+		ck_assert(b[k].max_rate >= xmax);
+		ck_assert(b[k].max_rate <= a[k].max_rate + xmax + 1e-12);
+		/* a setting that promotes nothing: the unacted alone */
+		if (!a[k].promotions)
+			ck_assert(b[k].max_rate == xmax);
+	}
+	ck_assert(!a[n - 1].promotions);
+	free(b);
+	mdk_eval_count_unacted(e, false);
+	ck_assert_int_eq(curve0(e, &b), n);
+	for (k = 0; k < n; k++)
+		check_same(&b[k], &a[k], "unacted off again");
+	free(a);
+	free(b);
+	free(pg);
+	mdk_eval_free(e);
+	tt_free(t);
+}
+END_TEST
+
+/* Measured promotions at most the acted ones add nothing. */
+START_TEST(test_eval_unacted_not_below_acted)
+{
+	struct tt *t = tt_random(47, 20, 100);
+	struct mdk_eval *e = eval_new(t->W, "age");
+	struct mdk_eval_rates m, ac;
+	struct mdk_eval_sel sel;
+	struct mdk_point *a, *b;
+	char err[512];
+	long n, k;
+	uint32_t w;
+
+	ck_assert(!mdk_eval_find(e, "age:T=1", &sel, err, sizeof(err)));
+	for (w = 0; w < t->W; w++) {
+		const uint64_t *ids;
+		size_t np;
+
+		feed(e, t, w, 0);
+		ck_assert(!mdk_eval_pick(e, &sel, &ids, &np));
+		mdk_eval_mark(e, ids, np);
+	}
+	mdk_eval_rates(e, &m, &ac);
+	ck_assert_uint_gt(ac.promotions, 0);
+	n = curve0(e, &a);
+	mdk_eval_count_unacted(e, true);
+	ck_assert_int_eq(curve0(e, &b), n);
+	for (k = 0; k < n; k++)
+		check_same(&b[k], &a[k], "measured 0");
+	free(a);
+	free(b);
+	mdk_eval_free(e);
+	tt_free(t);
+}
+END_TEST
+
 /* Best by mdk_mpc_best()'s order, by hand, among settings matching @v. */
 static long brute_best(const struct mdk_policy *p, const struct mdk_point *pts,
 		       long n, double target, int mask, const uint64_t *v)
@@ -671,6 +765,8 @@ static Suite *evaluator_suite(void)
 	tcase_add_test(tc, test_eval_forget_gone_processes);
 	tcase_add_test(tc, test_eval_picks_match_simulator);
 	tcase_add_test(tc, test_eval_acted_rates_are_the_simulators);
+	tcase_add_test(tc, test_eval_unacted_counted);
+	tcase_add_test(tc, test_eval_unacted_not_below_acted);
 	tcase_add_test(tc, test_eval_tune_picks_best_feasible);
 	tcase_add_test(tc, test_eval_find_widens_grid);
 	tcase_add_test(tc, test_eval_refuses_bad_input);

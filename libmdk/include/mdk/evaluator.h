@@ -223,6 +223,17 @@ size_t mdk_eval_forget(struct mdk_eval *e, bool (*gone)(uint64_t id, void *arg),
 		       void *arg);
 
 /*
+ * mdk_eval_count_unacted() - with @on, every curve (and point, and
+ * auto-tune's choice) adds to each setting, in each window of the
+ * horizon, the window's measured promotions beyond its acted ones: pages
+ * the daemon did not move out that came back anyway, as when a reclaim
+ * it runs besides its page-outs takes other pages too (mdkd's swap-cache
+ * drop).  They do not depend on the setting, and the evaluator cannot
+ * simulate them: it counts them as measured.  Off at first.
+ */
+void mdk_eval_count_unacted(struct mdk_eval *e, bool on);
+
+/*
  * mdk_eval_rates() - over the horizon: the measured promotions
  * (@measured, windows with a count only) and the acted ones (@acted),
  * each per window over the window's accessed pages.
