@@ -54,21 +54,6 @@ static bool zswap_enabled(const char *sys_root)
 	return c == 'Y' || c == 'y' || c == '1';
 }
 
-/*
- * Whether the cgroup's memory.reclaim takes "swappiness=N" (Linux 6.9;
- * EINVAL before): one write that reclaims nothing.  1, 0 (not taken) or
- * -errno (the file cannot be written).  A general probe of the reclaim
- * actuator would answer this too; this one serves the drop only.
- */
-static int reclaim_takes_swappiness(int fd)
-{
-	static const char probe[] = "0 swappiness=200";
-
-	if (write(fd, probe, sizeof(probe) - 1) == sizeof(probe) - 1)
-		return 1;
-	return errno == EINVAL ? 0 : -errno;
-}
-
 /* memory.reclaim of @bytes from @fd, anon pages where the kernel can. */
 static int reclaim_write(struct policy_state *st, int fd, uint64_t bytes)
 {
@@ -76,7 +61,8 @@ static int reclaim_write(struct policy_state *st, int fd, uint64_t bytes)
 	int len;
 
 	if (!st->drop_probed) {
-		int ret = reclaim_takes_swappiness(fd);
+		/* Linux 6.9 on; EINVAL before. */
+		int ret = mdkd_reclaim_swappiness_probe(st->t->dirfd);
 
 		if (ret < 0)
 			return ret;
