@@ -7,6 +7,7 @@
 #                     cmm_mp.ko for every kernel
 #   make check        unit tests (ASan+UBSan) and the VM suite on every kernel
 #   make demo         boot the VM with the pool and show what mdk does
+#                     (both install the packages they need first: make deps)
 #   make bench        benchmarks, as ratios against in-run baselines
 #   make experiment   the end-to-end experiment (Documentation/experiment.rst)
 #   make install      install under $(DESTDIR)$(PREFIX)
@@ -17,6 +18,19 @@
 # WERROR=0 (warnings are errors by default).  Every output goes to build/.
 
 B := build
+
+# make check and make demo set up a fresh clone themselves: the packages of
+# tests/install-deps.sh are installed once (as root) and recorded in
+# DEPS_STAMP, and again when that list changes; without root,
+# tests/ensure-deps names the command to run and make stops.  This comes
+# first: what follows asks pkg-config and /lib/modules.
+DEPS_STAMP ?= $(B)/deps.stamp
+ifneq ($(filter check demo,$(MAKECMDGOALS)),)
+ifneq ($(shell tests/ensure-deps $(DEPS_STAMP) >&2; echo $$?),0)
+$(error the packages mdk needs are missing: see above)
+endif
+endif
+
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
@@ -193,10 +207,11 @@ deb:
 	lintian --display-info $(DEB_DIR)/mdk_$${v}_$$a.changes >$(DEB_DIR)/lintian.txt; \
 	rc=$$?; cat $(DEB_DIR)/lintian.txt; exit $$rc
 
-# Install the Debian packages the build, tests and demo need (root).
+# Install the Debian packages the build, tests and demo need (root), and
+# record it for make check and make demo.
 .PHONY: deps
 deps:
-	sh tests/install-deps.sh
+	tests/ensure-deps --force $(DEPS_STAMP)
 
 # Format userspace C with the committed .clang-format.
 FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^kmod/')
