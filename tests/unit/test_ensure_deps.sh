@@ -74,13 +74,13 @@ ktap_check "not root, nothing missing: records without installing"
 # The Makefile's wiring: make check and make demo run it before anything.
 echo libbpf-dev >"$tmp/missing"
 printf 'gcc\nclang\nnew\n' >"$tmp/list"
-out=$(cd "$top" && MDK_UID=1000 make -n check DEPS_STAMP="$stamp" 2>&1)
+out=$(cd "$top" && MDK_UID=1000 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n check DEPS_STAMP="$stamp" 2>&1)
 rc=$?
 [ $rc -ne 0 ] && [[ $out == *"sudo make deps"* ]] && [[ $out != *tests/check* ]] &&
 	[ "$(runs)" -eq 5 ]
 ktap_check "make check without root stops before building, naming 'sudo make deps'"
 
-out=$(cd "$top" && MDK_UID=0 make -n demo DEPS_STAMP="$stamp" 2>&1)
+out=$(cd "$top" && MDK_UID=0 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n demo DEPS_STAMP="$stamp" 2>&1)
 rc=$?
 [ $rc -eq 0 ] && [ "$(runs)" -eq 6 ] && [[ $out == *demo-guest.sh* ]]
 ktap_check "make demo as root installs first, then goes on"
