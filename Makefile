@@ -7,15 +7,30 @@
 #                     cmm_mp.ko for every kernel
 #   make check        unit tests (ASan+UBSan) and the VM suite on every kernel
 #   make demo         boot the VM with the pool and show what mdk does
+#                     (both install the packages they need first: make deps)
 #   make bench        benchmarks, as ratios against in-run baselines
 #   make experiment   the end-to-end experiment (Documentation/experiment.rst)
 #   make install      install under $(DESTDIR)$(PREFIX)
+#   make deb          the Debian packages (debian/), in build/deb/
 #
 # Variables: V=1 (show commands), KDIR=/path/to/kernel/build (build the
 # module for that tree only), PREFIX (default /usr/local), DESTDIR,
 # WERROR=0 (warnings are errors by default).  Every output goes to build/.
 
 B := build
+
+# make check and make demo set up a fresh clone themselves: the packages of
+# tests/install-deps.sh are installed once (as root) and recorded in
+# DEPS_STAMP, and again when that list changes; without root,
+# tests/ensure-deps names the command to run and make stops.  This comes
+# first: what follows asks pkg-config and /lib/modules.
+DEPS_STAMP ?= $(B)/deps.stamp
+ifneq ($(filter check demo,$(MAKECMDGOALS)),)
+ifneq ($(shell tests/ensure-deps $(DEPS_STAMP) >&2; echo $$?),0)
+$(error the packages mdk needs are missing: see above)
+endif
+endif
+
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
@@ -50,7 +65,7 @@ WARNINGS += -Werror
 endif
 CFLAGS ?= -O2 -g
 MDK_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DMDK_VERSION='"$(MDK_VERSION)"' \
-	-I. -Ilibmdk/include $(CFLAGS)
+	-I. -Ilibmdk/include $(CPPFLAGS) $(CFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
@@ -147,11 +162,15 @@ $(B)/san/%.o: %.c
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
+# What make install installs, built alone (debian/rules builds this).
+.PHONY: installables
+installables: $(LIBMDK_A) $(LIBSWARM_A) $(LIBMDK_SO) $(MDKCTL) $(MDKD) $(MDKD_UNIT)
+
 .PHONY: install
 install: all install-core
 
 .PHONY: install-core
-install-core: all
+install-core: installables
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 		$(DESTDIR)$(INCLUDEDIR)/mdk $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5 \
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(SYSCONFDIR)/mdk $(DESTDIR)$(UNITDIR)
@@ -172,10 +191,27 @@ install-core: all
 clean:
 	rm -rf $(B)
 
-# Install the Debian packages the build, tests and demo need (root).
+# Debian packages: mdk, libmdk0, libmdk-dev and cmm-mp-dkms (debian/),
+# with their .changes and .buildinfo, in $(B)/deb/; lintian's findings in
+# $(B)/deb/lintian.txt, and an error fails.  dpkg-buildpackage cleans and
+# builds in $(B)/deb/obj only (debian/rules).
+DEB_DIR := $(CURDIR)/$(B)/deb
+.PHONY: deb
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	v=$$(dpkg-parsechangelog -S Version) a=$$(dpkg-architecture -qDEB_HOST_ARCH) && \
+	MDK_DEB_DIR=$(DEB_DIR) env -u MAKEFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b -Jauto \
+		--changes-option=-u$(DEB_DIR) --buildinfo-option=-u$(DEB_DIR) \
+		--changes-file=$(DEB_DIR)/mdk_$${v}_$$a.changes \
+		--buildinfo-file=$(DEB_DIR)/mdk_$${v}_$$a.buildinfo && \
+	lintian --display-info $(DEB_DIR)/mdk_$${v}_$$a.changes >$(DEB_DIR)/lintian.txt; \
+	rc=$$?; cat $(DEB_DIR)/lintian.txt; exit $$rc
+
+# Install the Debian packages the build, tests and demo need (root), and
+# record it for make check and make demo.
 .PHONY: deps
 deps:
-	sh tests/install-deps.sh
+	tests/ensure-deps --force $(DEPS_STAMP)
 
 # Format userspace C with the committed .clang-format.
 FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' | grep -v '^kmod/')

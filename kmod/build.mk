@@ -32,6 +32,18 @@ $(B)/kmod/$(1)/cmm_mp.ko: $(KMOD_SRCS) $(KMOD_STAMP)
 endef
 $(foreach k,$(KMOD_KVERS),$(eval $(call kmod_rules,$(k))))
 
+# make install-dkms: the module's sources with kmod/dkms.conf in
+# $(DESTDIR)/usr/src/cmm-mp-VERSION, where DKMS builds them for each kernel
+# (dkms install cmm-mp/VERSION); the cmm-mp-dkms package ships them.
+DKMS_SRCDIR := /usr/src/cmm-mp-$(MDK_VERSION)
+.PHONY: install-dkms
+install-dkms:
+	install -d $(DESTDIR)$(DKMS_SRCDIR)/uapi
+	install -m 0644 $(filter-out kmod/uapi/% kmod/kconfig.sh,$(KMOD_SRCS)) kmod/dkms.conf \
+		$(DESTDIR)$(DKMS_SRCDIR)/
+	install -m 0644 $(filter kmod/uapi/%,$(KMOD_SRCS)) $(DESTDIR)$(DKMS_SRCDIR)/uapi/
+	install -m 0755 kmod/kconfig.sh $(DESTDIR)$(DKMS_SRCDIR)/
+
 # checkpatch.pl from the 6.1 source tree (make deps unpacks it).
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 .PHONY: checkpatch

@@ -23,7 +23,7 @@ $(LIBMDK_SAN_A): $(LIBMDK_SAN_OBJS)
 $(LIBMDK_SO): $(LIBMDK_OBJS) libmdk/libmdk.map
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) -shared -Wl,-soname,libmdk.so.$(MDK_SOVERSION) \
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,libmdk.so.$(MDK_SOVERSION) \
 		-Wl,--version-script=libmdk/libmdk.map -o $@ $(LIBMDK_OBJS) $(LIBMDK_LIBS)
 	$(Q)ln -sf $(notdir $@) $(B)/lib/libmdk.so.$(MDK_SOVERSION)
 	$(Q)ln -sf libmdk.so.$(MDK_SOVERSION) $(B)/lib/libmdk.so

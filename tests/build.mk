@@ -91,6 +91,20 @@ vmcheck: all
 vmcheck-multihost: all
 	tests/check --multihost
 
+# The installed Debian packages (make deb, apt-get install ./build/deb/*.deb)
+# on every kernel, side by side as make check boots them:
+# tests/vm/pkg_installed.sh, which loads the module DKMS built and runs
+# /usr/sbin/mdkd and /usr/bin/mdkctl; results in $(B)/vm/KVER-packages/,
+# the bench's output in $(B)/vm/KVER-packages.log.  Needs no build: CI's
+# packages stage runs it.
+.PHONY: vmcheck-packages
+vmcheck-packages:
+	@mkdir -p $(B)/vm; pids=; for k in $$(tests/vm/kernels); do \
+		tests/vm/run -k $$k -o $(B)/vm/$$k-packages pkg_installed \
+			>$(B)/vm/$$k-packages.log 2>&1 & pids="$$pids $$!"; \
+	done; rc=0; for p in $$pids; do wait $$p || rc=1; done; \
+	for k in $$(tests/vm/kernels); do cat $(B)/vm/$$k-packages.log; done; exit $$rc
+
 # make vmshell [KVER=...]: an interactive guest with the pool and swap.
 vmshell: all
 	tests/vm/run --shell $(if $(KVER),-k $(KVER))

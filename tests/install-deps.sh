@@ -2,7 +2,44 @@
 # Install every Debian package that mdk's build, tests, benchmarks and demo need,
 # including Debian 12's two kernels (6.1 and the newest 6.12 backport) with their
 # headers.  Idempotent: packages already present are left alone.  Needs root.
+#
+#   install-deps.sh --list     the fixed package list, one a line (the
+#                              kernels are picked from apt when installing)
+#   install-deps.sh --missing  what is not installed yet, one a line; no
+#                              root needed (tests/ensure-deps asks)
 set -eu
+
+pkgs="build-essential pkg-config git clang llvm lld bpftool libbpf-dev libelf-dev
+zlib1g-dev liblinear-dev liburing-dev libcgroup-dev cgroup-tools check libsubunit-dev
+libsystemd-dev libinih-dev libjson-c-dev libnuma-dev numactl qemu-system-x86 busybox-static
+cpio kmod xz-utils zstd lz4 bzip2 stressapptest stress-ng gnuplot-nox valgrind
+linux-source-6.1 clang-format redis-server redis-tools sqlite3 procps
+util-linux python3 debhelper dh-dkms dkms lintian"
+
+installed() {
+	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'ok installed'
+}
+
+case ${1:-} in
+--list)
+	printf '%s\n' $pkgs
+	exit 0
+	;;
+--missing)
+	for p in $pkgs linux-image-amd64 linux-headers-amd64; do
+		installed "$p" || echo "$p"
+	done
+	installed 'linux-headers-6.12.*+deb12-amd64' || echo "linux-headers-6.12.*+deb12-amd64"
+	[ -x /usr/src/linux-source-6.1/scripts/checkpatch.pl ] ||
+		echo "linux-source-6.1 (its scripts unpacked)"
+	exit 0
+	;;
+"") ;;
+*)
+	echo "usage: install-deps.sh [--list|--missing]" >&2
+	exit 2
+	;;
+esac
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps: must run as root (apt-get)" >&2
@@ -10,13 +47,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-
-pkgs="build-essential pkg-config git clang llvm lld bpftool libbpf-dev libelf-dev
-zlib1g-dev liblinear-dev liburing-dev libcgroup-dev cgroup-tools check libsubunit-dev
-libsystemd-dev libinih-dev libjson-c-dev libnuma-dev numactl qemu-system-x86 busybox-static
-cpio kmod xz-utils zstd lz4 bzip2 stressapptest stress-ng gnuplot-nox valgrind
-linux-source-6.1 clang-format redis-server redis-tools sqlite3 procps
-util-linux python3"
 
 apt_get() {
 	apt-get -y -q -o Dpkg::Use-Pty=0 --no-install-recommends "$@"
@@ -61,8 +91,7 @@ kpkgs="linux-image-amd64 linux-headers-amd64 $k612"
 
 missing=""
 for p in $pkgs $kpkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
 	echo "install-deps: installing$missing"
