@@ -132,19 +132,22 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 	enum mdkd_reason valve = mdkd_limits_valve_reason(l);
 	uint64_t allowed = a->want, cap_us = a->interval_us;
 	enum mdkd_reason held = MDKD_R_RECLAIM;
+	/* Only a write that carries swappiness= can go on file-only. */
+	bool sw = a->takes_swappiness && l->swappiness_ok;
+	bool swap_backed = a->swap_backed && !(sw && a->swappiness == 0);
 
 	*file_only = false;
 	if (cap_us < MDKD_HOST_PERIOD_US)
 		cap_us = MDKD_HOST_PERIOD_US;
-	if (a->swap_backed && valve != MDKD_R_RECLAIM) {
-		if (a->action == MDKD_ACT_RECLAIM && l->swappiness_ok) {
+	if (swap_backed && valve != MDKD_R_RECLAIM) {
+		if (sw) {
 			*file_only = true;
 		} else {
 			allowed = 0;
 			held = valve;
 		}
 	}
-	if (a->swap_backed && !*file_only)
+	if (swap_backed && !*file_only)
 		cut(&allowed, (double)l->swap_room, MDKD_R_SWAP_FULL, &held);
 	if (a->max_rate)
 		cut(&allowed,
@@ -161,9 +164,12 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 		cg->rate.tokens -= (double)allowed;
 	if (l->conf.host_max_rate)
 		l->rate.tokens -= (double)allowed;
-	if (a->swap_backed && !*file_only)
+	if (swap_backed && !*file_only)
 		l->swap_room -= allowed < l->swap_room ? allowed : l->swap_room;
 	cg->held = held;
+	cg->file_only = *file_only;
+	if (*file_only)
+		cg->file_only_decisions++;
 	if (held != MDKD_R_RECLAIM) {
 		cg->act[a->action].limit_hits++;
 		l->act[a->action].limit_hits++;

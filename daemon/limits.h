@@ -71,6 +71,9 @@ struct mdkd_limits_cg {
 		held; /* what limited the last decision (RECLAIM: none) */
 	uint64_t deferred; /* intervals put off by the CPU cap */
 	uint64_t inactive; /* intervals skipped while inactive */
+	/* The swap valve let memory.reclaim go on file pages only. */
+	bool file_only; /* the last decision */
+	uint64_t file_only_decisions;
 };
 
 /* Host-wide. */
@@ -93,6 +96,9 @@ struct mdkd_limits {
 struct mdkd_limits_ask {
 	enum mdkd_action action;
 	bool swap_backed; /* it may write anonymous memory to swap */
+	/* The actuator's write takes swappiness= (memory.reclaim's). */
+	bool takes_swappiness;
+	int swappiness; /* reclaim_swappiness, -1: the kernel's */
 	uint64_t want; /* bytes */
 	uint64_t max_rate; /* the cgroup's, bytes/s, 0: off */
 	uint64_t interval_us; /* the cgroup's: the buckets' burst */
@@ -114,7 +120,8 @@ void mdkd_limits_update(struct mdkd_limits *l,
  * mdkd_limits_gate() - how much of @a->want the limits allow now (whole
  * pages), charged to the buckets and the swap room.  *@file_only is set
  * when a memory.reclaim may still run with swappiness=0 while the swap
- * valve is closed.  @cg->held gets the limit that cut it, MDKD_R_RECLAIM
+ * valve is closed.  A write with swappiness=0 (reclaim_swappiness) takes
+ * no swap: neither the valve nor the swap room limits it.  @cg->held gets the limit that cut it, MDKD_R_RECLAIM
  * when none did.
  */
 uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,

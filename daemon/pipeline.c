@@ -17,6 +17,7 @@
 #include "metrics.h"
 #include "pages.h"
 #include "pipeline.h"
+#include "registry.h"
 
 #define TARGET_CG(tp) \
 	((struct mdkd_cgroup *)((char *)(tp)-offsetof(struct mdkd_cgroup, t)))
@@ -104,6 +105,8 @@ static void gate(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 	struct mdkd_limits_ask ask = {
 		.action = cg->act->action,
 		.swap_backed = cg->act->swap_backed && pl->host.swap_total,
+		.takes_swappiness = cg->act == &mdkd_act_reclaim,
+		.swappiness = cg->set.reclaim_swappiness,
 		.want = cg->dec.reclaim_bytes,
 		.max_rate = cg->set.max_rate,
 		.interval_us = mdkd_mode_interval_us(&cg->set),

@@ -168,6 +168,8 @@ static uint64_t ask(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 		.action = action,
 		.swap_backed = action == MDKD_ACT_RECLAIM ||
 			       action == MDKD_ACT_PAGEOUT,
+		.takes_swappiness = action == MDKD_ACT_RECLAIM,
+		.swappiness = -1,
 		.want = want,
 		.interval_us = 1000000,
 		.now = now,
@@ -261,9 +263,56 @@ START_TEST(test_valve_file_only_with_swappiness)
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 8 * MiB, 1, &fo),
 			  8 * MiB);
 	ck_assert(fo);
+	ck_assert(cg.file_only);
+	ck_assert_uint_eq(cg.file_only_decisions, 1);
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 8 * MiB, 2, &fo), 0);
 	ck_assert(!fo);
+	ck_assert(!cg.file_only);
+	ck_assert_uint_eq(cg.file_only_decisions, 1);
 	ck_assert_int_eq(cg.held, MDKD_R_SWAP_FULL);
+}
+END_TEST
+
+/* memory.high pulses take no swappiness=; swappiness=0 takes no swap. */
+START_TEST(test_valve_swappiness_writes)
+{
+	struct mdkd_limits l;
+	struct mdkd_limits_cg cg = { 0 };
+	struct mdkd_limits_conf c = conf80();
+	struct mdkd_host h = host_swap(100 * MiB, 90 * MiB);
+	struct mdkd_limits_ask a = {
+		.action = MDKD_ACT_RECLAIM,
+		.swap_backed = true,
+		.swappiness = -1,
+		.want = 8 * MiB,
+		.interval_us = 1000000,
+		.now = 1,
+	};
+	bool fo;
+
+	mdkd_limits_init(&l);
+	l.swappiness_ok = true;
+	mdkd_limits_update(&l, &c, &h);
+	/* The high-pulse actuator cannot go on file-only: held. */
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 0);
+	ck_assert(!fo);
+	ck_assert_int_eq(cg.held, MDKD_R_SWAP_FULL);
+	/* reclaim_swappiness=0: file pages only, whatever the valve. */
+	a.takes_swappiness = true;
+	a.swappiness = 0;
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 8 * MiB);
+	ck_assert(!fo);
+	ck_assert_int_eq(cg.held, MDKD_R_RECLAIM);
+	/* Open, it leaves the swap room to the others. */
+	h = host_swap(100 * MiB, 50 * MiB);
+	mdkd_limits_update(&l, &c, &h);
+	a.want = 64 * MiB;
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 64 * MiB);
+	ck_assert_uint_eq(l.swap_room, 30 * MiB);
+	/* Without swappiness= on the kernel, it is swap-backed again. */
+	l.swappiness_ok = false;
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 30 * MiB);
+	ck_assert_uint_eq(l.swap_room, 0);
 }
 END_TEST
 
@@ -390,6 +439,7 @@ static Suite *limits_suite(void)
 	tcase_add_test(tc, test_valve_closes_and_reopens);
 	tcase_add_test(tc, test_valve_zswap_pool_and_rate);
 	tcase_add_test(tc, test_valve_file_only_with_swappiness);
+	tcase_add_test(tc, test_valve_swappiness_writes);
 	tcase_add_test(tc, test_rate_caps);
 	tcase_add_test(tc, test_cpu_cap_defers);
 	tcase_add_test(tc, test_active_below);
