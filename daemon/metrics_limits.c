@@ -81,6 +81,9 @@ struct json_object *mdkd_limits_cg_json(const struct mdkd_limits_cg *c)
 				  mdkd_reason_names[c->held]);
 	mdkd_json_add_u64(o, "cpu_deferred", c->deferred);
 	mdkd_json_add_u64(o, "inactive_intervals", c->inactive);
+	json_object_object_add(o, "file_only",
+			       json_object_new_boolean(c->file_only));
+	mdkd_json_add_u64(o, "file_only_decisions", c->file_only_decisions);
 	json_object_object_add(o, "actions", actions_json(c->act));
 	return o;
 }
