@@ -148,7 +148,8 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 		}
 	}
 	if (swap_backed && !*file_only)
-		cut(&allowed, (double)l->swap_room, MDKD_R_SWAP_FULL, &held);
+		cut(&allowed, (double)l->swap_room * MDKD_SWAP_ROOM_SHARE,
+		    MDKD_R_SWAP_FULL, &held);
 	if (a->max_rate)
 		cut(&allowed,
 		    mdkd_bucket_avail(&cg->rate, (double)a->max_rate, cap_us,

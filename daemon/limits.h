@@ -7,7 +7,7 @@
  *    memory, pageout) stop while swap, or the zswap pool against its own
  *    limit, is fuller than swap_max_used, or while the host swaps out
  *    faster than swapout_max_rate, and resume with hysteresis; an action
- *    never takes more than the swap room left below swap_max_used;
+ *    never takes more than half the swap room left below swap_max_used;
  *  - rate caps: max_rate per cgroup and host_max_rate for the host, bytes
  *    a second of reclaim, pageout and migration (token buckets);
  *  - the CPU cap: max_cpu, the share of one core mdkd's own work may take,
@@ -33,6 +33,14 @@
 #define MDKD_SWAP_REOPEN_GAP 0.05 /* of swap (or of the zswap pool) */
 #define MDKD_SWAPOUT_REOPEN 0.5 /* of swapout_max_rate */
 #define MDKD_ACTIVE_GAP 0.01 /* of MemTotal, above active_below */
+/*
+ * A swap-backed action takes at most this share of the swap room: the
+ * kernel's reclaim takes more swap than it reports (pages still under
+ * writeback when memory.reclaim returns count as not reclaimed, so it
+ * goes on): seen on 6.1, a 51 MiB write filled 63 MiB of swap.  The rest
+ * is a margin until the next reading.
+ */
+#define MDKD_SWAP_ROOM_SHARE 0.5
 
 /* DAMOS's sz_tried, sz_applied and qt_exceeds, for one action. */
 struct mdkd_action_stats {

@@ -190,11 +190,17 @@ START_TEST(test_valve_closes_and_reopens)
 	h = host_swap(100 * MiB, 50 * MiB);
 	mdkd_limits_update(&l, &c, &h);
 	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_RECLAIM);
-	/* Room: 80 - 50 MiB; an action takes no more. */
+	/* Room: 80 - 50 MiB; an action takes half of what is left. */
 	ck_assert_uint_eq(l.swap_room, 30 * MiB);
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 64 * MiB, 1, &fo),
-			  30 * MiB);
+			  15 * MiB);
 	ck_assert_int_eq(cg.held, MDKD_R_SWAP_FULL);
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 64 * MiB, 2, &fo),
+			  15 * MiB / 2);
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 4 * MiB, 2, &fo),
+			  15 * MiB / 4);
+	ck_assert_uint_eq(l.swap_room, 15 * MiB / 4);
+	l.swap_room = MDKD_PAGE_SIZE; /* half a page: none */
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 4 * MiB, 2, &fo), 0);
 	/* Migration is not swap-backed. */
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_DEMOTE, 64 * MiB, 3, &fo),
@@ -311,8 +317,8 @@ START_TEST(test_valve_swappiness_writes)
 	ck_assert_uint_eq(l.swap_room, 30 * MiB);
 	/* Without swappiness= on the kernel, it is swap-backed again. */
 	l.swappiness_ok = false;
-	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 30 * MiB);
-	ck_assert_uint_eq(l.swap_room, 0);
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 15 * MiB);
+	ck_assert_uint_eq(l.swap_room, 15 * MiB);
 }
 END_TEST
 
