@@ -47,10 +47,12 @@ static void update_valve(struct mdkd_limits *l, const struct mdkd_host *h)
 	bool was = l->swap_full || l->swapout_fast;
 	uint64_t limit;
 
+	/* Within MDKD_SWAP_CLOSE_GAP of the limit, half the room is nothing. */
 	if (l->swap_full)
 		l->swap_full = fill >= c->swap_max_used - MDKD_SWAP_REOPEN_GAP;
 	else
-		l->swap_full = h->swap_total && fill >= c->swap_max_used;
+		l->swap_full = h->swap_total &&
+			       fill >= c->swap_max_used - MDKD_SWAP_CLOSE_GAP;
 	if (l->swapout_fast)
 		l->swapout_fast =
 			c->swapout_max_rate &&

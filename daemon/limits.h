@@ -31,6 +31,8 @@
 
 /* Hysteresis: a closed valve opens this far below its limit. */
 #define MDKD_SWAP_REOPEN_GAP 0.05 /* of swap (or of the zswap pool) */
+/* ... and closes this far below it: actions take half the room left. */
+#define MDKD_SWAP_CLOSE_GAP 0.01
 #define MDKD_SWAPOUT_REOPEN 0.5 /* of swapout_max_rate */
 #define MDKD_ACTIVE_GAP 0.01 /* of MemTotal, above active_below */
 /*

@@ -279,6 +279,22 @@ START_TEST(test_valve_file_only_with_swappiness)
 }
 END_TEST
 
+/* Actions take half the room: the valve closes a point short of it. */
+START_TEST(test_valve_closes_short_of_limit)
+{
+	struct mdkd_limits l;
+	struct mdkd_limits_conf c = conf80();
+	struct mdkd_host h = host_swap(100 * MiB, 78 * MiB + MiB / 2);
+
+	mdkd_limits_init(&l);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_RECLAIM);
+	h = host_swap(100 * MiB, 79 * MiB + MiB / 2);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_SWAP_FULL);
+}
+END_TEST
+
 /* memory.high pulses take no swappiness=; swappiness=0 takes no swap. */
 START_TEST(test_valve_swappiness_writes)
 {
@@ -446,6 +462,7 @@ static Suite *limits_suite(void)
 	tcase_add_test(tc, test_valve_zswap_pool_and_rate);
 	tcase_add_test(tc, test_valve_file_only_with_swappiness);
 	tcase_add_test(tc, test_valve_swappiness_writes);
+	tcase_add_test(tc, test_valve_closes_short_of_limit);
 	tcase_add_test(tc, test_rate_caps);
 	tcase_add_test(tc, test_cpu_cap_defers);
 	tcase_add_test(tc, test_active_below);
