@@ -45,11 +45,17 @@ void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
 {
 	const struct mdkd_global *g = &pl->cgs->cfg->global;
 	uint64_t read_us = pl->host.read_us;
+	bool was_active = pl->limits.active;
 	char err[512];
 	int ret;
 
-	ret = mdkd_host_read(&pl->host, g->proc_root, g->sys_root, now, force,
-			     err, sizeof(err));
+	/* Inactive, only free memory matters: one file, not a dozen. */
+	if (was_active || force)
+		ret = mdkd_host_read(&pl->host, g->proc_root, g->sys_root, now,
+				     force, err, sizeof(err));
+	else
+		ret = mdkd_host_read_mem(&pl->host, g->proc_root, now, false,
+					 err, sizeof(err));
 	if (ret) {
 		/* Unknown swap: nothing counts as swap room. */
 		pl->host.swap_total = pl->host.swap_free = 0;
@@ -57,6 +63,9 @@ void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
 	}
 	if (pl->host.read_us != read_us || ret)
 		mdkd_limits_update(&pl->limits, &g->limits, &pl->host);
+	/* Waking up: the valve wants all of it before the first action. */
+	if (!was_active && pl->limits.active && !force)
+		mdkd_pipeline_refresh_host(pl, now, true);
 }
 
 static void start_read(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,

@@ -132,10 +132,27 @@ START_TEST(test_host_read_rate_and_nodes)
 			 0);
 	/* 256 pages in 2 s. */
 	ck_assert_double_eq_tol(h.swapout_rate, 256.0 * 4096 / 2, 1e-6);
-	ck_assert_int_eq(mdkd_host_read(&h, "/nonexistent", sys, 9000000, false,
-					err, sizeof(err)),
+	/* Inactive readings take meminfo only; the rate spans full ones. */
+	fake_write(path, "pswpout 2024\n");
+	h.mem_total = 0;
+	ck_assert_int_eq(mdkd_host_read_mem(&h, f.proc, 8000000, false, err,
+					    sizeof(err)),
+			 0);
+	ck_assert_uint_eq(h.read_us, 8000000);
+	ck_assert_uint_eq(h.pswpout, 1256);
+	ck_assert_uint_eq(h.mem_total, 4 * GiB);
+	ck_assert_int_eq(mdkd_host_read(&h, f.proc, sys, 9000000, false, err,
+					sizeof(err)),
+			 0);
+	/* 768 pages in 2 s (7 s to 9 s), not in 1 s. */
+	ck_assert_double_eq_tol(h.swapout_rate, 768.0 * 4096 / 2, 1e-6);
+	ck_assert_int_eq(mdkd_host_read(&h, "/nonexistent", sys, 11000000,
+					false, err, sizeof(err)),
 			 -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/meminfo"));
+	ck_assert_int_eq(mdkd_host_read_mem(&h, "/nonexistent", 13000000, false,
+					    err, sizeof(err)),
+			 -ENOENT);
 	fake_teardown(&f);
 }
 END_TEST
