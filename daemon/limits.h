@@ -35,6 +35,8 @@
 #define MDKD_SWAP_CLOSE_GAP 0.01
 #define MDKD_SWAPOUT_REOPEN 0.5 /* of swapout_max_rate */
 #define MDKD_ACTIVE_GAP 0.01 /* of MemTotal, above active_below */
+/* Inactive, free memory is checked this often (DAMON_RECLAIM's default). */
+#define MDKD_INACTIVE_PERIOD_US 5000000
 /*
  * A swap-backed action takes at most this share of the swap room: the
  * kernel's reclaim takes more swap than it reports (pages still under

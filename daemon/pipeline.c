@@ -367,6 +367,13 @@ void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now)
 
 		if (cg->reading || cg->next_due_us > now)
 			continue;
+		if (!host_fresh && !pl->limits.active &&
+		    now < pl->host.read_us + MDKD_INACTIVE_PERIOD_US) {
+			/* Inactive: nothing to do until free memory's check. */
+			cg->next_due_us =
+				pl->host.read_us + MDKD_INACTIVE_PERIOD_US;
+			continue;
+		}
 		if (!host_fresh) {
 			mdkd_pipeline_refresh_host(pl, now, false);
 			host_fresh = true;
@@ -390,6 +397,8 @@ void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now)
 			/* Neither sample nor reclaim: skip the interval. */
 			cg->lim.inactive++;
 			cg->lim.held = MDKD_R_INACTIVE;
+			if (cg->next_due_us < now + MDKD_INACTIVE_PERIOD_US)
+				cg->next_due_us = now + MDKD_INACTIVE_PERIOD_US;
 			continue;
 		}
 		start_read(pl, cg, now);
