@@ -106,7 +106,7 @@ sh -c "echo \$\$ >$fill/cgroup.procs && exec $MDKD_WORKLOAD --cold $need \
 FILL_PID=$!
 t0=$(ticks "$MDKD_PID")
 woke=0
-for i in $(seq 150); do
+for _ in $(seq 150); do
 	if [ "$(jq "c['totals']['reclaim_requests']")" -gt 0 ] 2>/dev/null; then
 		woke=1
 		break

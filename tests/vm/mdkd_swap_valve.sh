@@ -81,7 +81,6 @@ takes=0
 echo "0 swappiness=0" >"$vcg/memory.reclaim" 2>/dev/null && takes=1
 ktap_diag "kernel $(uname -r): memory.reclaim takes swappiness=: $([ $takes = 1 ] && echo yes || echo no)"
 
-WL_ARGS=
 if workload_start "$vcg" $COLD $HOT && WL2_PID=$WL_PID &&
 	workload_start "$vcg" $COLD $HOT; then
 	:
@@ -156,7 +155,7 @@ for i in $(seq 400); do
 	sleep 0.2
 done
 total_kb=$(awk '/^SwapTotal:/ { print $2 }' /proc/meminfo)
-ktap_diag "swap used at most $((max_kb >> 10)) MiB of $((total_kb >> 10)) MiB ($(awk -v u=$max_kb -v t=$total_kb 'BEGIN { printf "%.1f", 100 * u / t }')%); valve closed $(awk -v a="$start_s" -v b="${closed_s:-0}" 'BEGIN { printf "%.1f", b - a }') s after mdkd started"
+ktap_diag "swap used at most $((max_kb >> 10)) MiB of $((total_kb >> 10)) MiB ($(awk -v u="$max_kb" -v t="$total_kb" 'BEGIN { printf "%.1f", 100 * u / t }')%); valve closed $(awk -v a="$start_s" -v b="${closed_s:-0}" 'BEGIN { printf "%.1f", b - a }') s after mdkd started"
 grep -E 'swap-backed reclaim (stops|resumes)' "$MDKD_LOG" | head -n 3 | sed 's/^/# log: /'
 [ -n "$closed_at" ]
 ktap_check "the valve closes (swap-full) before swap is full"
@@ -227,7 +226,6 @@ ktap_check "once swap is freed the valve opens and swap-backed reclaim resumes"
 
 # Over all of it, at swap_max_used = 80%: the trace's highest, and each
 # request with the swap used after it.
-reload_at=$(cut -d' ' -f1 /proc/uptime)
 kill "$TRACE_PID"
 TRACE_PID=
 top_kb=$(awk '$2 > m { m = $2 } END { print m + 0 }' "$MDK_TMP/swap.trace")
@@ -238,7 +236,7 @@ awk -F, 'NR == 1 || $8 > 0 { print $1, $4, $7, $8, $9 }' "$MDKD_REC" |
 	head -n 30 | sed 's/^/# record: /'
 ktap_diag "whole run at ${LIMIT}%: swap used at most $((top_kb >> 10)) MiB"
 ktap_ok "swap used never went past ${LIMIT}% + ${MARGIN}, closing and reopening" \
-	awk -v u=$top_kb -v t=$total_kb -v m=$((LIMIT + MARGIN)) \
+	awk -v u="$top_kb" -v t="$total_kb" -v m=$((LIMIT + MARGIN)) \
 	'BEGIN { exit !(100 * u <= m * t) }'
 # swapout_max_rate: 2 MiB/s of reclaim against a 256 KiB/s limit.
 mdkd_conf "$conf" "swap_max_used = 100%" "swapout_max_rate = 256k" \
