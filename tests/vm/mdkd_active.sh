@@ -95,8 +95,9 @@ s1=$(ticks "$SLEEP_PID")
 inactive=$((a1 - a0))
 idle=$((i1 - i0))
 ktap_diag "CPU over ${WINDOW}s, ticks of 1/$(getconf CLK_TCK) s: mdkd inactive $inactive, mdkd managing nothing $idle, sleep $((s1 - s0)); still inactive: $(jq "l['active'] == False") ($(jq "l['inactive_ticks']") inactive ticks)"
-# Indistinguishable from idle: within 3 ticks (0.1% of a core) over 30 s.
-[ "$(jq "l['active']")" = False ] && [ "$inactive" -le $((idle + 3)) ]
+# Indistinguishable from idle: within 5 ticks (0.17% of a core) over 30 s,
+# under TCG; reading the host at every 1 s interval took 9 to 20.
+[ "$(jq "l['active']")" = False ] && [ "$inactive" -le $((idle + 5)) ]
 ktap_check "inactive, mdkd's CPU is that of an idle mdkd ($inactive vs $idle ticks in ${WINDOW}s)"
 
 # Free memory drops below active_below: mdkd wakes and reclaims.
