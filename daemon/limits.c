@@ -37,6 +37,20 @@ void mdkd_limits_init(struct mdkd_limits *l)
 	l->conf.active_below = 1;
 	l->active = true;
 	l->swap_room = UINT64_MAX;
+	l->swap_overshoot = MDKD_SWAP_OVERSHOOT_INIT;
+}
+
+void mdkd_limits_swap_taken(struct mdkd_limits *l, uint64_t asked,
+			    uint64_t taken)
+{
+	double r, decayed = 1 + (l->swap_overshoot - 1) * 0.9;
+
+	if (asked < MDKD_SWAP_OVERSHOOT_MIN_ASK)
+		return;
+	r = (double)taken / (double)asked;
+	if (r > MDKD_SWAP_OVERSHOOT_MAX)
+		r = MDKD_SWAP_OVERSHOOT_MAX;
+	l->swap_overshoot = r > decayed ? r : decayed;
 }
 
 static void update_valve(struct mdkd_limits *l, const struct mdkd_host *h)
@@ -61,6 +75,7 @@ static void update_valve(struct mdkd_limits *l, const struct mdkd_host *h)
 	else
 		l->swapout_fast = c->swapout_max_rate &&
 				  h->swapout_rate > (double)c->swapout_max_rate;
+	l->swap_used = h->swap_total - h->swap_free;
 	/* What swap-backed actions may add before the next reading. */
 	limit = (uint64_t)((double)h->swap_total * c->swap_max_used);
 	l->swap_room = h->swap_total - h->swap_free < limit ?
@@ -150,7 +165,9 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 		}
 	}
 	if (swap_backed && !*file_only)
-		cut(&allowed, (double)l->swap_room * MDKD_SWAP_ROOM_SHARE,
+		cut(&allowed,
+		    (double)l->swap_room * MDKD_SWAP_ROOM_SHARE /
+			    l->swap_overshoot,
 		    MDKD_R_SWAP_FULL, &held);
 	if (a->max_rate)
 		cut(&allowed,
@@ -167,8 +184,16 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 		cg->rate.tokens -= (double)allowed;
 	if (l->conf.host_max_rate)
 		l->rate.tokens -= (double)allowed;
-	if (swap_backed && !*file_only)
-		l->swap_room -= allowed < l->swap_room ? allowed : l->swap_room;
+	cg->swap_asked = 0;
+	if (swap_backed && !*file_only) {
+		/* What the kernel is expected to take of the room. */
+		double take = (double)allowed * l->swap_overshoot;
+
+		l->swap_room -= take < (double)l->swap_room ? (uint64_t)take :
+							      l->swap_room;
+		cg->swap_before = l->swap_used;
+		cg->swap_asked = allowed;
+	}
 	cg->held = held;
 	cg->file_only = *file_only;
 	if (*file_only)

@@ -38,13 +38,16 @@
 /* Inactive, free memory is checked this often (DAMON_RECLAIM's default). */
 #define MDKD_INACTIVE_PERIOD_US 5000000
 /*
- * A swap-backed action takes at most this share of the swap room: the
- * kernel's reclaim takes more swap than it reports (pages still under
- * writeback when memory.reclaim returns count as not reclaimed, so it
- * goes on): seen on 6.1, a 51 MiB write filled 63 MiB of swap.  The rest
- * is a margin until the next reading.
+ * A swap-backed action takes at most this share of the swap room, divided
+ * by the overshoot learnt so far: the kernel's reclaim takes more swap
+ * than it reports (pages still under writeback when memory.reclaim
+ * returns count as not reclaimed, so it goes on).  Seen on 6.1, a 51 MiB
+ * write filled 63 MiB of swap; on 6.12 12.6 MiB took 19 MiB.
  */
 #define MDKD_SWAP_ROOM_SHARE 0.5
+#define MDKD_SWAP_OVERSHOOT_INIT 2.0 /* before the first measure */
+#define MDKD_SWAP_OVERSHOOT_MAX 16.0
+#define MDKD_SWAP_OVERSHOOT_MIN_ASK (1 << 20) /* smaller: noise */
 
 /* DAMOS's sz_tried, sz_applied and qt_exceeds, for one action. */
 struct mdkd_action_stats {
@@ -86,6 +89,8 @@ struct mdkd_limits_cg {
 	/* The swap valve let memory.reclaim go on file pages only. */
 	bool file_only; /* the last decision */
 	uint64_t file_only_decisions;
+	/* The last swap-backed action: swap used before it, bytes asked. */
+	uint64_t swap_before, swap_asked;
 };
 
 /* Host-wide. */
@@ -93,6 +98,8 @@ struct mdkd_limits {
 	struct mdkd_limits_conf conf;
 	bool swap_full, swapout_fast; /* the valve's two reasons */
 	uint64_t swap_room; /* bytes swap-backed actions may still take */
+	double swap_overshoot; /* swap taken per byte asked, learnt, >= 1 */
+	uint64_t swap_used; /* bytes, at the last reading */
 	bool active;
 	bool swappiness_ok; /* memory.reclaim takes swappiness= */
 	struct mdkd_bucket rate; /* host_max_rate */
@@ -146,6 +153,14 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 void mdkd_limits_account(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 			 enum mdkd_action action, uint64_t tried,
 			 uint64_t applied);
+
+/*
+ * mdkd_limits_swap_taken() - a swap-backed action asked @asked bytes and
+ * swap grew by @taken meanwhile: learn the overshoot (the largest seen,
+ * decaying by a tenth of its excess over 1 a measure).
+ */
+void mdkd_limits_swap_taken(struct mdkd_limits *l, uint64_t asked,
+			    uint64_t taken);
 
 /*
  * mdkd_limits_cpu() - charge mdkd's CPU clock @cpu_us at wall time @now.

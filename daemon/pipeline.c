@@ -123,14 +123,6 @@ static void gate(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 	};
 	bool file_only;
 
-	/*
-	 * The swap room counts what was asked, not what the kernel took:
-	 * after a swap-backed action, read what it took before the next.
-	 */
-	if (ask.swap_backed && pl->swap_stale) {
-		pl->swap_stale = false;
-		mdkd_pipeline_refresh_host(pl, ask.now, true);
-	}
 	cg->dec.reclaim_bytes =
 		mdkd_limits_gate(&pl->limits, &cg->lim, &ask, &file_only);
 	if (file_only)
@@ -330,8 +322,16 @@ static void act_done(struct mdkd_target *t, int result)
 				 strerror(-result));
 	}
 	account(pl, cg, result);
-	if (cg->act && cg->act->swap_backed)
-		pl->swap_stale = true;
+	if (cg->lim.swap_asked && !cg->detached) {
+		/* What it took of swap, read now: the overshoot to learn. */
+		mdkd_pipeline_refresh_host(pl, mdkd_clock_now(pl->clock), true);
+		mdkd_limits_swap_taken(
+			&pl->limits, cg->lim.swap_asked,
+			pl->limits.swap_used > cg->lim.swap_before ?
+				pl->limits.swap_used - cg->lim.swap_before :
+				0);
+		cg->lim.swap_asked = 0;
+	}
 	mdkd_ctl_result(&cg->ctl, &cg->set, cg->t.act_bytes, result);
 	if (cg->detached)
 		return;

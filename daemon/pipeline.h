@@ -29,8 +29,6 @@ struct mdkd_pipeline {
 	struct mdkd_host host; /* read at most once a second */
 	struct mdkd_limits limits; /* the operator's limits, host-wide */
 	uint64_t cpu_wake_us; /* the CPU cap puts work off until then */
-	/* A swap-backed action ended: read swap afresh before the next. */
-	bool swap_stale;
 };
 
 extern const struct mdkd_target_ops mdkd_pipeline_target_ops;

@@ -204,6 +204,7 @@ START_TEST(test_valve_closes_and_reopens)
 	bool fo;
 
 	mdkd_limits_init(&l);
+	l.swap_overshoot = 1; /* the kernel takes what it is asked */
 	h = host_swap(100 * MiB, 50 * MiB);
 	mdkd_limits_update(&l, &c, &h);
 	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_RECLAIM);
@@ -312,6 +313,40 @@ START_TEST(test_valve_closes_short_of_limit)
 }
 END_TEST
 
+/* The swap the kernel took per byte asked divides the room. */
+START_TEST(test_valve_learns_overshoot)
+{
+	struct mdkd_limits l;
+	struct mdkd_limits_cg cg = { 0 };
+	struct mdkd_limits_conf c = conf80();
+	struct mdkd_host h = host_swap(100 * MiB, 50 * MiB);
+	bool fo;
+
+	mdkd_limits_init(&l);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_double_eq(l.swap_overshoot, 2);
+	/* Half of the 30 MiB room over 2; twice that charged to it. */
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * MiB, 1, &fo),
+			  15 * MiB / 2);
+	ck_assert_uint_eq(l.swap_room, 15 * MiB);
+	ck_assert_uint_eq(cg.swap_before, 50 * MiB);
+	ck_assert_uint_eq(cg.swap_asked, 15 * MiB / 2);
+	/* It took 30 MiB: 4 times. */
+	mdkd_limits_swap_taken(&l, cg.swap_asked, 30 * MiB);
+	ck_assert_double_eq_tol(l.swap_overshoot, 4, 1e-9);
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * MiB, 2, &fo),
+			  15 * MiB / 8);
+	/* Measures below it decay it by a tenth of its excess; tiny asks
+	 * and demotions teach nothing. */
+	mdkd_limits_swap_taken(&l, 8 * MiB, 8 * MiB);
+	ck_assert_double_eq_tol(l.swap_overshoot, 3.7, 1e-9);
+	mdkd_limits_swap_taken(&l, 4096, 64 * MiB);
+	ck_assert_double_eq_tol(l.swap_overshoot, 3.7, 1e-9);
+	ask(&l, &cg, MDKD_ACT_DEMOTE, 64 * MiB, 3, &fo);
+	ck_assert_uint_eq(cg.swap_asked, 0);
+}
+END_TEST
+
 /* memory.high pulses take no swappiness=; swappiness=0 takes no swap. */
 START_TEST(test_valve_swappiness_writes)
 {
@@ -331,6 +366,7 @@ START_TEST(test_valve_swappiness_writes)
 
 	mdkd_limits_init(&l);
 	l.swappiness_ok = true;
+	l.swap_overshoot = 1;
 	mdkd_limits_update(&l, &c, &h);
 	/* The high-pulse actuator cannot go on file-only: held. */
 	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 0);
@@ -480,6 +516,7 @@ static Suite *limits_suite(void)
 	tcase_add_test(tc, test_valve_file_only_with_swappiness);
 	tcase_add_test(tc, test_valve_swappiness_writes);
 	tcase_add_test(tc, test_valve_closes_short_of_limit);
+	tcase_add_test(tc, test_valve_learns_overshoot);
 	tcase_add_test(tc, test_rate_caps);
 	tcase_add_test(tc, test_cpu_cap_defers);
 	tcase_add_test(tc, test_active_below);
