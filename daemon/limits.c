@@ -164,11 +164,13 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 			held = valve;
 		}
 	}
-	if (swap_backed && !*file_only)
-		cut(&allowed,
-		    (double)l->swap_room * MDKD_SWAP_ROOM_SHARE /
-			    l->swap_overshoot,
+	if (swap_backed && !*file_only) {
+		double room = (double)l->swap_room * MDKD_SWAP_ROOM_SHARE /
+			      l->swap_overshoot;
+
+		cut(&allowed, room < MDKD_SWAP_MIN_ACTION ? 0 : room,
 		    MDKD_R_SWAP_FULL, &held);
+	}
 	if (a->max_rate)
 		cut(&allowed,
 		    mdkd_bucket_avail(&cg->rate, (double)a->max_rate, cap_us,

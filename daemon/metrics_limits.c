@@ -51,6 +51,7 @@ struct json_object *mdkd_limits_json(const struct mdkd_limits *l,
 			     l->conf.swap_max_used * 100);
 	mdkd_json_add_u64(o, "swap_room",
 			  l->swap_room == UINT64_MAX ? 0 : l->swap_room);
+	mdkd_json_add_double(o, "swap_overshoot", l->swap_overshoot);
 	mdkd_json_add_double(o, "swapout_bytes_per_s", h->swapout_rate);
 	mdkd_json_add_u64(o, "swapout_max_rate", l->conf.swapout_max_rate);
 	mdkd_json_add_u64(o, "valve_closures", l->valve_closures);

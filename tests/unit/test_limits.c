@@ -344,6 +344,14 @@ START_TEST(test_valve_learns_overshoot)
 	ck_assert_double_eq_tol(l.swap_overshoot, 3.7, 1e-9);
 	ask(&l, &cg, MDKD_ACT_DEMOTE, 64 * MiB, 3, &fo);
 	ck_assert_uint_eq(cg.swap_asked, 0);
+	/* Room for less than 1 MiB: none; a small want with room is fine. */
+	l.swap_overshoot = 1;
+	l.swap_room = 2 * MiB - MDKD_PAGE_SIZE;
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * MiB, 4, &fo), 0);
+	ck_assert_int_eq(cg.held, MDKD_R_SWAP_FULL);
+	l.swap_room = 64 * MiB;
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * 1024, 5, &fo),
+			  64 * 1024);
 }
 END_TEST
 

@@ -240,7 +240,7 @@ awk '$2 != last { printf "%s:%d ", $1, $2 / 1024; last = $2 }
 	sed 's/^/# swap MiB over time: /'
 awk -F, 'NR == 1 || $8 > 0 { print $1, $4, $7, $8, $9 }' "$MDKD_REC" |
 	head -n 30 | sed 's/^/# record: /'
-ktap_diag "whole run at ${LIMIT}%: swap used at most $((top_kb >> 10)) MiB"
+ktap_diag "whole run at ${LIMIT}%: swap used at most $((top_kb >> 10)) MiB; overshoot learnt $(jq "round(l['swap_overshoot'], 2)")"
 ktap_ok "swap used never went past ${LIMIT}% + ${MARGIN}, closing and reopening" \
 	awk -v u="$top_kb" -v t="$total_kb" -v m=$((LIMIT + MARGIN)) \
 	'BEGIN { exit !(100 * u <= m * t) }'
