@@ -83,6 +83,11 @@ static void update_valve(struct mdkd_limits *l, const struct mdkd_host *h)
 			       0;
 	if (!h->swap_total)
 		l->swap_room = 0;
+	/* No room for an action (see mdkd_limits_gate()): as good as full. */
+	if (h->swap_total &&
+	    (double)l->swap_room * MDKD_SWAP_ROOM_SHARE / l->swap_overshoot <
+		    MDKD_SWAP_MIN_ACTION)
+		l->swap_full = true;
 	if (!was && (l->swap_full || l->swapout_fast)) {
 		l->valve_closures++;
 		log_notice(

@@ -297,17 +297,25 @@ START_TEST(test_valve_file_only_with_swappiness)
 }
 END_TEST
 
-/* Actions take half the room: the valve closes a point short of it. */
+/* The valve closes a point short of the limit, or with no room to act. */
 START_TEST(test_valve_closes_short_of_limit)
 {
 	struct mdkd_limits l;
 	struct mdkd_limits_conf c = conf80();
-	struct mdkd_host h = host_swap(100 * MiB, 78 * MiB + MiB / 2);
+	struct mdkd_host h = host_swap(1000 * MiB, 785 * MiB);
 
 	mdkd_limits_init(&l);
 	mdkd_limits_update(&l, &c, &h);
 	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_RECLAIM);
-	h = host_swap(100 * MiB, 79 * MiB + MiB / 2);
+	h = host_swap(1000 * MiB, 795 * MiB);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_SWAP_FULL);
+	/* A small swap closes when no action fits in the room: 2 MiB left
+	 * is half a MiB at the first overshoot of 2. */
+	h = host_swap(100 * MiB, 70 * MiB);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_RECLAIM);
+	h = host_swap(100 * MiB, 78 * MiB);
 	mdkd_limits_update(&l, &c, &h);
 	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_SWAP_FULL);
 }

@@ -160,7 +160,7 @@ while [ "$(now_s)" -lt "$deadline" ]; do
 	sleep 0.2
 done
 total_kb=$(awk '/^SwapTotal:/ { print $2 }' /proc/meminfo)
-ktap_diag "swap used at most $((max_kb >> 10)) MiB of $((total_kb >> 10)) MiB ($(awk -v u="$max_kb" -v t="$total_kb" 'BEGIN { printf "%.1f", 100 * u / t }')%); valve closed $(awk -v a="$start_s" -v b="${closed_s:-0}" 'BEGIN { printf "%.1f", b - a }') s after mdkd started"
+ktap_diag "swap used at most $((max_kb >> 10)) MiB of $((total_kb >> 10)) MiB ($(awk -v u="$max_kb" -v t="$total_kb" 'BEGIN { printf "%.1f", 100 * u / t }')%); valve closed $(awk -v a="$start_s" -v b="$closed_s" 'BEGIN { if (b == "") print "never"; else printf "%.1f s after mdkd started", b - a }')"
 grep -E 'swap-backed reclaim (stops|resumes)' "$MDKD_LOG" | head -n 3 | sed 's/^/# log: /'
 [ -n "$closed_s" ]
 ktap_check "the valve closes (swap-full) before swap is full"
