@@ -196,10 +196,13 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 		/* What the kernel is expected to take of the room. */
 		double take = (double)allowed * l->swap_overshoot;
 
+		/* Near the limit, the pipeline measures what it took. */
+		if (take * MDKD_SWAP_LEARN_SHARE >= (double)l->swap_room) {
+			cg->swap_before = l->swap_used;
+			cg->swap_asked = allowed;
+		}
 		l->swap_room -= take < (double)l->swap_room ? (uint64_t)take :
 							      l->swap_room;
-		cg->swap_before = l->swap_used;
-		cg->swap_asked = allowed;
 	}
 	cg->held = held;
 	cg->file_only = *file_only;

@@ -48,6 +48,8 @@
 #define MDKD_SWAP_OVERSHOOT_INIT 2.0 /* before the first measure */
 #define MDKD_SWAP_OVERSHOOT_MAX 16.0
 #define MDKD_SWAP_OVERSHOOT_MIN_ASK (1 << 20) /* smaller: noise */
+/* Learnt from actions expected to take at least 1/8 of the room only. */
+#define MDKD_SWAP_LEARN_SHARE 8
 /*
  * Less room than this for an action: none.  Tiny writes overshoot the
  * most (on 6.1 in the VM, 1.1 MiB of them took 6 MiB of swap).
@@ -94,7 +96,10 @@ struct mdkd_limits_cg {
 	/* The swap valve let memory.reclaim go on file pages only. */
 	bool file_only; /* the last decision */
 	uint64_t file_only_decisions;
-	/* The last swap-backed action: swap used before it, bytes asked. */
+	/*
+	 * The last swap-backed action near the limit: swap used before it,
+	 * bytes asked (0: none, or far from the limit, nothing to learn).
+	 */
 	uint64_t swap_before, swap_asked;
 };
 

@@ -360,6 +360,11 @@ START_TEST(test_valve_learns_overshoot)
 	l.swap_room = 64 * MiB;
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * 1024, 5, &fo),
 			  64 * 1024);
+	/* Far from the limit nothing is measured; near it, it is. */
+	ck_assert_uint_eq(cg.swap_asked, 0);
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 8 * MiB, 5, &fo),
+			  8 * MiB);
+	ck_assert_uint_eq(cg.swap_asked, 8 * MiB);
 }
 END_TEST
 
