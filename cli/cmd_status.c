@@ -48,11 +48,60 @@ static const char *const csv_cols[] = {
 	"intervals",
 };
 
+/* The limit that held @lim's cgroup back, "file-only" when the swap
+ * valve let its memory.reclaim go on file pages only, else "-". */
+static void cg_held(struct json_object *lim, char *buf, size_t len)
+{
+	const char *held = str(lim, "held");
+	bool fo = json_object_get_boolean(sub(lim, "file_only"));
+
+	if (*held && strcmp(held, "none"))
+		snprintf(buf, len, "%s%s", held, fo ? ",file-only" : "");
+	else
+		snprintf(buf, len, "%s", fo ? "file-only" : "-");
+}
+
+/* The host's limits: activation, the CPU cap, the swap valve. */
+static void print_limits(struct json_object *l)
+{
+	char total[16], rate[16], maxb[16], max[24] = "off", valve[48];
+
+	if (!l)
+		return;
+	printf("host: %s, %.1f%% of memory free (active_below %.0f%%); CPU cap ",
+	       json_object_get_boolean(sub(l, "active")) ? "active" :
+							   "inactive",
+	       num(l, "mem_free_pct"), num(l, "active_below_pct"));
+	if (num(l, "max_cpu_pct") > 0)
+		printf("%.1f%%", num(l, "max_cpu_pct"));
+	else
+		printf("off");
+	printf(", %.0f deferred\n", num(l, "cpu_deferred"));
+	/* The daemon sends "open" or the reason it is closed. */
+	if (strcmp(str(l, "swap_valve"), "open"))
+		snprintf(valve, sizeof(valve), "closed (%s)",
+			 str(l, "swap_valve"));
+	else
+		snprintf(valve, sizeof(valve), "open");
+	mdkctl_client_bytes(num(l, "swap_total"), total, sizeof(total));
+	mdkctl_client_bytes(num(l, "swapout_bytes_per_s"), rate, sizeof(rate));
+	if (num(l, "swapout_max_rate") > 0)
+		snprintf(max, sizeof(max), "%s/s",
+			 mdkctl_client_bytes(num(l, "swapout_max_rate"), maxb,
+					     sizeof(maxb)));
+	printf("swap valve: %s: swap %.1f%% of %s used (max %.0f%%), zswap pool %.1f%%, swap-out %s/s (max %s), closed %.0f time%s\n",
+	       valve, num(l, "swap_used_pct"), total,
+	       num(l, "swap_max_used_pct"), num(l, "zswap_pool_used_pct"), rate,
+	       max, num(l, "valve_closures"),
+	       num(l, "valve_closures") == 1 ? "" : "s");
+}
+
 static void print_cgroup(struct json_object *cg, bool csv)
 {
 	struct json_object *psi = sub(cg, "psi"), *last = sub(cg, "last"),
 			   *tot = sub(cg, "totals");
 	char cur[16], floor[16], rec[16], lastb[16], in[16], out[16];
+	char held[48];
 
 	if (csv) {
 		printf("%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%s,%s,%.4f,%.4f,%.2f,%.2f,%.0f,%.0f,%.0f,%.0f\n",
@@ -67,7 +116,8 @@ static void print_cgroup(struct json_object *cg, bool csv)
 		       num(tot, "intervals"));
 		return;
 	}
-	printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %6.2f%% %6.2f%% %6.2f %8s %8s %8.0f %s\n",
+	cg_held(sub(cg, "limits"), held, sizeof(held));
+	printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %6.2f%% %6.2f%% %6.2f %8s %8s %8.0f %-12s %s\n",
 	       str(cg, "path"), str(cg, "mode"), str(cg, "actuator"),
 	       mdkctl_client_bytes(num(cg, "memory_current"), cur, sizeof(cur)),
 	       mdkctl_client_bytes(num(cg, "floor"), floor, sizeof(floor)),
@@ -80,7 +130,7 @@ static void print_cgroup(struct json_object *cg, bool csv)
 	       mdkctl_client_bytes(num(last, "swapin_bytes"), in, sizeof(in)),
 	       mdkctl_client_bytes(num(last, "swapout_bytes"), out,
 				   sizeof(out)),
-	       num(last, "refaults"), str(last, "reason"));
+	       num(last, "refaults"), str(last, "reason"), held);
 }
 
 static int usage(void)
@@ -136,11 +186,12 @@ static void print_head(struct json_object *dm, size_t n, bool csv)
 	if (*str(dm, "last_reload_error"))
 		printf("last reload failed: %s\n",
 		       str(dm, "last_reload_error"));
+	print_limits(sub(dm, "limits"));
 	if (n)
-		printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %7s %7s %6s %8s %8s %8s %s\n",
+		printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %7s %7s %6s %8s %8s %8s %-12s %s\n",
 		       "CGROUP", "MODE", "ACTUATOR", "CURRENT", "FLOOR",
 		       "RECLAIMED", "LAST", "RESULT", "SOME", "FULL", "AVG10",
-		       "SWAPIN", "SWAPOUT", "REFAULTS", "REASON");
+		       "SWAPIN", "SWAPOUT", "REFAULTS", "REASON", "LIMIT");
 }
 
 int mdkctl_cmd_status(int argc, char **argv)

@@ -169,22 +169,13 @@ static void read_nodes(struct mdkd_host *h, const char *sys_root)
 	}
 }
 
-int mdkd_host_read(struct mdkd_host *h, const char *proc_root,
-		   const char *sys_root, uint64_t now, bool force, char *err,
-		   size_t errlen)
+/* /proc/meminfo into @h, @buf (64 KiB) the scratch. */
+static int read_meminfo(struct mdkd_host *h, const char *proc_root, char *buf,
+			char *err, size_t errlen)
 {
-	char path[4200], *buf;
-	uint64_t prev_out = h->pswpout, prev_us = h->read_us;
+	char path[4200];
 	int ret;
 
-	if (!force && h->read_us && now - h->read_us < MDKD_HOST_PERIOD_US)
-		return 0;
-	buf = malloc(65536);
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	h->read_us = now;
 	snprintf(path, sizeof(path), "%s/meminfo", proc_root);
 	ret = read_file(path, buf, 65536);
 	if (ret >= 0 && mdkd_host_parse_meminfo(h, buf))
@@ -193,6 +184,56 @@ int mdkd_host_read(struct mdkd_host *h, const char *proc_root,
 		snprintf(err, errlen, "%s: %s", path,
 			 ret == -EINVAL ? "no MemTotal, MemFree or swap lines" :
 					  strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* The start of a reading: NULL when none is due (*@ret 0) or on error. */
+static char *reading(struct mdkd_host *h, uint64_t now, bool force, int *ret,
+		     char *err, size_t errlen)
+{
+	char *buf;
+
+	*ret = 0;
+	if (!force && h->read_us && now - h->read_us < MDKD_HOST_PERIOD_US)
+		return NULL;
+	buf = malloc(65536);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		*ret = -ENOMEM;
+		return NULL;
+	}
+	h->read_us = now;
+	return buf;
+}
+
+int mdkd_host_read_mem(struct mdkd_host *h, const char *proc_root, uint64_t now,
+		       bool force, char *err, size_t errlen)
+{
+	int ret;
+	char *buf = reading(h, now, force, &ret, err, errlen);
+
+	if (!buf)
+		return ret;
+	ret = read_meminfo(h, proc_root, buf, err, errlen);
+	free(buf);
+	return ret;
+}
+
+int mdkd_host_read(struct mdkd_host *h, const char *proc_root,
+		   const char *sys_root, uint64_t now, bool force, char *err,
+		   size_t errlen)
+{
+	uint64_t prev_out = h->pswpout, prev_us = h->pswpout_us;
+	char path[4200], *buf;
+	int ret;
+
+	buf = reading(h, now, force, &ret, err, errlen);
+	if (!buf)
+		return ret;
+	ret = read_meminfo(h, proc_root, buf, err, errlen);
+	if (ret) {
 		free(buf);
 		return ret;
 	}
@@ -200,6 +241,8 @@ int mdkd_host_read(struct mdkd_host *h, const char *proc_root,
 	if (read_file(path, buf, 65536) < 0 ||
 	    mdkd_host_vmstat(buf, "pswpout", &h->pswpout))
 		h->pswpout = prev_out;
+	else
+		h->pswpout_us = now;
 	h->swapout_rate = 0;
 	if (prev_us && now > prev_us && h->pswpout >= prev_out)
 		h->swapout_rate = (double)(h->pswpout - prev_out) *

@@ -25,6 +25,7 @@ struct mdkd_host {
 	bool zswap_enabled;
 	unsigned int zswap_max_pool_percent; /* of MemTotal */
 	uint64_t pswpout; /* pages, since boot */
+	uint64_t pswpout_us; /* when pswpout was read (full readings only) */
 	double swapout_rate; /* bytes a second over the last two readings */
 	/* NUMA: DRAM nodes (all but the tier node), the tier node itself. */
 	uint64_t dram_total, dram_free;
@@ -62,6 +63,15 @@ int mdkd_host_vmstat(const char *buf, const char *key, uint64_t *val);
 int mdkd_host_read(struct mdkd_host *h, const char *proc_root,
 		   const char *sys_root, uint64_t now, bool force, char *err,
 		   size_t errlen);
+
+/*
+ * mdkd_host_read_mem() - only /proc/meminfo (free memory, swap): what
+ * activation needs while mdkd is inactive, at the cost of one file.  Same
+ * period and errors as mdkd_host_read(); the swap-out rate keeps its value
+ * and the next full reading measures it from the last full one.
+ */
+int mdkd_host_read_mem(struct mdkd_host *h, const char *proc_root, uint64_t now,
+		       bool force, char *err, size_t errlen);
 
 /* Shares (0..1) of the last reading; 0 where the total is 0. */
 double mdkd_host_swap_used(const struct mdkd_host *h);

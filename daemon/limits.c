@@ -37,6 +37,20 @@ void mdkd_limits_init(struct mdkd_limits *l)
 	l->conf.active_below = 1;
 	l->active = true;
 	l->swap_room = UINT64_MAX;
+	l->swap_overshoot = MDKD_SWAP_OVERSHOOT_INIT;
+}
+
+void mdkd_limits_swap_taken(struct mdkd_limits *l, uint64_t asked,
+			    uint64_t taken)
+{
+	double r, decayed = 1 + (l->swap_overshoot - 1) * 0.9;
+
+	if (asked < MDKD_SWAP_OVERSHOOT_MIN_ASK)
+		return;
+	r = (double)taken / (double)asked;
+	if (r > MDKD_SWAP_OVERSHOOT_MAX)
+		r = MDKD_SWAP_OVERSHOOT_MAX;
+	l->swap_overshoot = r > decayed ? r : decayed;
 }
 
 static void update_valve(struct mdkd_limits *l, const struct mdkd_host *h)
@@ -47,10 +61,12 @@ static void update_valve(struct mdkd_limits *l, const struct mdkd_host *h)
 	bool was = l->swap_full || l->swapout_fast;
 	uint64_t limit;
 
+	/* Within MDKD_SWAP_CLOSE_GAP of the limit, half the room is nothing. */
 	if (l->swap_full)
 		l->swap_full = fill >= c->swap_max_used - MDKD_SWAP_REOPEN_GAP;
 	else
-		l->swap_full = h->swap_total && fill >= c->swap_max_used;
+		l->swap_full = h->swap_total &&
+			       fill >= c->swap_max_used - MDKD_SWAP_CLOSE_GAP;
 	if (l->swapout_fast)
 		l->swapout_fast =
 			c->swapout_max_rate &&
@@ -59,6 +75,7 @@ static void update_valve(struct mdkd_limits *l, const struct mdkd_host *h)
 	else
 		l->swapout_fast = c->swapout_max_rate &&
 				  h->swapout_rate > (double)c->swapout_max_rate;
+	l->swap_used = h->swap_total - h->swap_free;
 	/* What swap-backed actions may add before the next reading. */
 	limit = (uint64_t)((double)h->swap_total * c->swap_max_used);
 	l->swap_room = h->swap_total - h->swap_free < limit ?
@@ -66,6 +83,11 @@ static void update_valve(struct mdkd_limits *l, const struct mdkd_host *h)
 			       0;
 	if (!h->swap_total)
 		l->swap_room = 0;
+	/* No room for an action (see mdkd_limits_gate()): as good as full. */
+	if (h->swap_total &&
+	    (double)l->swap_room * MDKD_SWAP_ROOM_SHARE / l->swap_overshoot <
+		    MDKD_SWAP_MIN_ACTION)
+		l->swap_full = true;
 	if (!was && (l->swap_full || l->swapout_fast)) {
 		l->valve_closures++;
 		log_notice(
@@ -132,20 +154,28 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 	enum mdkd_reason valve = mdkd_limits_valve_reason(l);
 	uint64_t allowed = a->want, cap_us = a->interval_us;
 	enum mdkd_reason held = MDKD_R_RECLAIM;
+	/* Only a write that carries swappiness= can go on file-only. */
+	bool sw = a->takes_swappiness && l->swappiness_ok;
+	bool swap_backed = a->swap_backed && !(sw && a->swappiness == 0);
 
 	*file_only = false;
 	if (cap_us < MDKD_HOST_PERIOD_US)
 		cap_us = MDKD_HOST_PERIOD_US;
-	if (a->swap_backed && valve != MDKD_R_RECLAIM) {
-		if (a->action == MDKD_ACT_RECLAIM && l->swappiness_ok) {
+	if (swap_backed && valve != MDKD_R_RECLAIM) {
+		if (sw) {
 			*file_only = true;
 		} else {
 			allowed = 0;
 			held = valve;
 		}
 	}
-	if (a->swap_backed && !*file_only)
-		cut(&allowed, (double)l->swap_room, MDKD_R_SWAP_FULL, &held);
+	if (swap_backed && !*file_only) {
+		double room = (double)l->swap_room * MDKD_SWAP_ROOM_SHARE /
+			      l->swap_overshoot;
+
+		cut(&allowed, room < MDKD_SWAP_MIN_ACTION ? 0 : room,
+		    MDKD_R_SWAP_FULL, &held);
+	}
 	if (a->max_rate)
 		cut(&allowed,
 		    mdkd_bucket_avail(&cg->rate, (double)a->max_rate, cap_us,
@@ -161,9 +191,23 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 		cg->rate.tokens -= (double)allowed;
 	if (l->conf.host_max_rate)
 		l->rate.tokens -= (double)allowed;
-	if (a->swap_backed && !*file_only)
-		l->swap_room -= allowed < l->swap_room ? allowed : l->swap_room;
+	cg->swap_asked = 0;
+	if (swap_backed && !*file_only) {
+		/* What the kernel is expected to take of the room. */
+		double take = (double)allowed * l->swap_overshoot;
+
+		/* Near the limit, the pipeline measures what it took. */
+		if (take * MDKD_SWAP_LEARN_SHARE >= (double)l->swap_room) {
+			cg->swap_before = l->swap_used;
+			cg->swap_asked = allowed;
+		}
+		l->swap_room -= take < (double)l->swap_room ? (uint64_t)take :
+							      l->swap_room;
+	}
 	cg->held = held;
+	cg->file_only = *file_only;
+	if (*file_only)
+		cg->file_only_decisions++;
 	if (held != MDKD_R_RECLAIM) {
 		cg->act[a->action].limit_hits++;
 		l->act[a->action].limit_hits++;

@@ -7,7 +7,7 @@
  *    memory, pageout) stop while swap, or the zswap pool against its own
  *    limit, is fuller than swap_max_used, or while the host swaps out
  *    faster than swapout_max_rate, and resume with hysteresis; an action
- *    never takes more than the swap room left below swap_max_used;
+ *    never takes more than half the swap room left below swap_max_used;
  *  - rate caps: max_rate per cgroup and host_max_rate for the host, bytes
  *    a second of reclaim, pageout and migration (token buckets);
  *  - the CPU cap: max_cpu, the share of one core mdkd's own work may take,
@@ -31,8 +31,30 @@
 
 /* Hysteresis: a closed valve opens this far below its limit. */
 #define MDKD_SWAP_REOPEN_GAP 0.05 /* of swap (or of the zswap pool) */
+/* ... and closes this far below it: actions take half the room left. */
+#define MDKD_SWAP_CLOSE_GAP 0.01
 #define MDKD_SWAPOUT_REOPEN 0.5 /* of swapout_max_rate */
 #define MDKD_ACTIVE_GAP 0.01 /* of MemTotal, above active_below */
+/* Inactive, free memory is checked this often (DAMON_RECLAIM's default). */
+#define MDKD_INACTIVE_PERIOD_US 5000000
+/*
+ * A swap-backed action takes at most this share of the swap room, divided
+ * by the overshoot learnt so far: the kernel's reclaim takes more swap
+ * than it reports (pages still under writeback when memory.reclaim
+ * returns count as not reclaimed, so it goes on).  Seen on 6.1, a 51 MiB
+ * write filled 63 MiB of swap; on 6.12 12.6 MiB took 19 MiB.
+ */
+#define MDKD_SWAP_ROOM_SHARE 0.5
+#define MDKD_SWAP_OVERSHOOT_INIT 2.0 /* before the first measure */
+#define MDKD_SWAP_OVERSHOOT_MAX 16.0
+#define MDKD_SWAP_OVERSHOOT_MIN_ASK (1 << 20) /* smaller: noise */
+/* Learnt from actions expected to take at least 1/8 of the room only. */
+#define MDKD_SWAP_LEARN_SHARE 8
+/*
+ * Less room than this for an action: none.  Tiny writes overshoot the
+ * most (on 6.1 in the VM, 1.1 MiB of them took 6 MiB of swap).
+ */
+#define MDKD_SWAP_MIN_ACTION (1 << 20)
 
 /* DAMOS's sz_tried, sz_applied and qt_exceeds, for one action. */
 struct mdkd_action_stats {
@@ -71,6 +93,14 @@ struct mdkd_limits_cg {
 		held; /* what limited the last decision (RECLAIM: none) */
 	uint64_t deferred; /* intervals put off by the CPU cap */
 	uint64_t inactive; /* intervals skipped while inactive */
+	/* The swap valve let memory.reclaim go on file pages only. */
+	bool file_only; /* the last decision */
+	uint64_t file_only_decisions;
+	/*
+	 * The last swap-backed action near the limit: swap used before it,
+	 * bytes asked (0: none, or far from the limit, nothing to learn).
+	 */
+	uint64_t swap_before, swap_asked;
 };
 
 /* Host-wide. */
@@ -78,6 +108,8 @@ struct mdkd_limits {
 	struct mdkd_limits_conf conf;
 	bool swap_full, swapout_fast; /* the valve's two reasons */
 	uint64_t swap_room; /* bytes swap-backed actions may still take */
+	double swap_overshoot; /* swap taken per byte asked, learnt, >= 1 */
+	uint64_t swap_used; /* bytes, at the last reading */
 	bool active;
 	bool swappiness_ok; /* memory.reclaim takes swappiness= */
 	struct mdkd_bucket rate; /* host_max_rate */
@@ -93,6 +125,9 @@ struct mdkd_limits {
 struct mdkd_limits_ask {
 	enum mdkd_action action;
 	bool swap_backed; /* it may write anonymous memory to swap */
+	/* The actuator's write takes swappiness= (memory.reclaim's). */
+	bool takes_swappiness;
+	int swappiness; /* reclaim_swappiness, -1: the kernel's */
 	uint64_t want; /* bytes */
 	uint64_t max_rate; /* the cgroup's, bytes/s, 0: off */
 	uint64_t interval_us; /* the cgroup's: the buckets' burst */
@@ -114,7 +149,8 @@ void mdkd_limits_update(struct mdkd_limits *l,
  * mdkd_limits_gate() - how much of @a->want the limits allow now (whole
  * pages), charged to the buckets and the swap room.  *@file_only is set
  * when a memory.reclaim may still run with swappiness=0 while the swap
- * valve is closed.  @cg->held gets the limit that cut it, MDKD_R_RECLAIM
+ * valve is closed.  A write with swappiness=0 (reclaim_swappiness) takes
+ * no swap: neither the valve nor the swap room limits it.  @cg->held gets the limit that cut it, MDKD_R_RECLAIM
  * when none did.
  */
 uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
@@ -127,6 +163,14 @@ uint64_t mdkd_limits_gate(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 void mdkd_limits_account(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 			 enum mdkd_action action, uint64_t tried,
 			 uint64_t applied);
+
+/*
+ * mdkd_limits_swap_taken() - a swap-backed action asked @asked bytes and
+ * swap grew by @taken meanwhile: learn the overshoot (the largest seen,
+ * decaying by a tenth of its excess over 1 a measure).
+ */
+void mdkd_limits_swap_taken(struct mdkd_limits *l, uint64_t asked,
+			    uint64_t taken);
 
 /*
  * mdkd_limits_cpu() - charge mdkd's CPU clock @cpu_us at wall time @now.

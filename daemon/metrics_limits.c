@@ -51,6 +51,7 @@ struct json_object *mdkd_limits_json(const struct mdkd_limits *l,
 			     l->conf.swap_max_used * 100);
 	mdkd_json_add_u64(o, "swap_room",
 			  l->swap_room == UINT64_MAX ? 0 : l->swap_room);
+	mdkd_json_add_double(o, "swap_overshoot", l->swap_overshoot);
 	mdkd_json_add_double(o, "swapout_bytes_per_s", h->swapout_rate);
 	mdkd_json_add_u64(o, "swapout_max_rate", l->conf.swapout_max_rate);
 	mdkd_json_add_u64(o, "valve_closures", l->valve_closures);
@@ -81,6 +82,9 @@ struct json_object *mdkd_limits_cg_json(const struct mdkd_limits_cg *c)
 				  mdkd_reason_names[c->held]);
 	mdkd_json_add_u64(o, "cpu_deferred", c->deferred);
 	mdkd_json_add_u64(o, "inactive_intervals", c->inactive);
+	json_object_object_add(o, "file_only",
+			       json_object_new_boolean(c->file_only));
+	mdkd_json_add_u64(o, "file_only_decisions", c->file_only_decisions);
 	json_object_object_add(o, "actions", actions_json(c->act));
 	return o;
 }

@@ -17,6 +17,7 @@
 #include "metrics.h"
 #include "pages.h"
 #include "pipeline.h"
+#include "registry.h"
 
 #define TARGET_CG(tp) \
 	((struct mdkd_cgroup *)((char *)(tp)-offsetof(struct mdkd_cgroup, t)))
@@ -46,11 +47,17 @@ void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
 {
 	const struct mdkd_global *g = &pl->cgs->cfg->global;
 	uint64_t read_us = pl->host.read_us;
+	bool was_active = pl->limits.active;
 	char err[512];
 	int ret;
 
-	ret = mdkd_host_read(&pl->host, g->proc_root, g->sys_root, now, force,
-			     err, sizeof(err));
+	/* Inactive, only free memory matters: one file, not a dozen. */
+	if (was_active || force)
+		ret = mdkd_host_read(&pl->host, g->proc_root, g->sys_root, now,
+				     force, err, sizeof(err));
+	else
+		ret = mdkd_host_read_mem(&pl->host, g->proc_root, now, false,
+					 err, sizeof(err));
 	if (ret) {
 		/* Unknown swap: nothing counts as swap room. */
 		pl->host.swap_total = pl->host.swap_free = 0;
@@ -60,6 +67,9 @@ void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
 		mdkd_limits_update(&pl->limits, &g->limits, &pl->host);
 		mdkd_tiers_update(&pl->tiers, &g->tiers, &pl->host);
 	}
+	/* Waking up: the valve wants all of it before the first action. */
+	if (!was_active && pl->limits.active && !force)
+		mdkd_pipeline_refresh_host(pl, now, true);
 }
 
 static void start_read(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,
@@ -108,6 +118,8 @@ static void gate(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg)
 	struct mdkd_limits_ask ask = {
 		.action = cg->act->action,
 		.swap_backed = cg->act->swap_backed && pl->host.swap_total,
+		.takes_swappiness = cg->act == &mdkd_act_reclaim,
+		.swappiness = cg->set.reclaim_swappiness,
 		.want = cg->dec.reclaim_bytes,
 		.max_rate = cg->set.max_rate,
 		.interval_us = mdkd_mode_interval_us(&cg->set),
@@ -315,6 +327,16 @@ static void act_done(struct mdkd_target *t, int result)
 				 strerror(-result));
 	}
 	account(pl, cg, result);
+	if (cg->lim.swap_asked && !cg->detached) {
+		/* What it took of swap, read now: the overshoot to learn. */
+		mdkd_pipeline_refresh_host(pl, mdkd_clock_now(pl->clock), true);
+		mdkd_limits_swap_taken(
+			&pl->limits, cg->lim.swap_asked,
+			pl->limits.swap_used > cg->lim.swap_before ?
+				pl->limits.swap_used - cg->lim.swap_before :
+				0);
+		cg->lim.swap_asked = 0;
+	}
 	mdkd_ctl_result(&cg->ctl, &cg->set, cg->t.act_bytes, result);
 	if (cg->detached)
 		return;
@@ -350,6 +372,13 @@ void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now)
 
 		if (cg->reading || cg->next_due_us > now)
 			continue;
+		if (!host_fresh && !pl->limits.active &&
+		    now < pl->host.read_us + MDKD_INACTIVE_PERIOD_US) {
+			/* Inactive: nothing to do until free memory's check. */
+			cg->next_due_us =
+				pl->host.read_us + MDKD_INACTIVE_PERIOD_US;
+			continue;
+		}
 		if (!host_fresh) {
 			mdkd_pipeline_refresh_host(pl, now, false);
 			host_fresh = true;
@@ -373,6 +402,8 @@ void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now)
 			/* Neither sample nor reclaim: skip the interval. */
 			cg->lim.inactive++;
 			cg->lim.held = MDKD_R_INACTIVE;
+			if (cg->next_due_us < now + MDKD_INACTIVE_PERIOD_US)
+				cg->next_due_us = now + MDKD_INACTIVE_PERIOD_US;
 			continue;
 		}
 		start_read(pl, cg, now);

@@ -132,10 +132,27 @@ START_TEST(test_host_read_rate_and_nodes)
 			 0);
 	/* 256 pages in 2 s. */
 	ck_assert_double_eq_tol(h.swapout_rate, 256.0 * 4096 / 2, 1e-6);
-	ck_assert_int_eq(mdkd_host_read(&h, "/nonexistent", sys, 9000000, false,
-					err, sizeof(err)),
+	/* Inactive readings take meminfo only; the rate spans full ones. */
+	fake_write(path, "pswpout 2024\n");
+	h.mem_total = 0;
+	ck_assert_int_eq(mdkd_host_read_mem(&h, f.proc, 8000000, false, err,
+					    sizeof(err)),
+			 0);
+	ck_assert_uint_eq(h.read_us, 8000000);
+	ck_assert_uint_eq(h.pswpout, 1256);
+	ck_assert_uint_eq(h.mem_total, 4 * GiB);
+	ck_assert_int_eq(mdkd_host_read(&h, f.proc, sys, 9000000, false, err,
+					sizeof(err)),
+			 0);
+	/* 768 pages in 2 s (7 s to 9 s), not in 1 s. */
+	ck_assert_double_eq_tol(h.swapout_rate, 768.0 * 4096 / 2, 1e-6);
+	ck_assert_int_eq(mdkd_host_read(&h, "/nonexistent", sys, 11000000,
+					false, err, sizeof(err)),
 			 -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/meminfo"));
+	ck_assert_int_eq(mdkd_host_read_mem(&h, "/nonexistent", 13000000, false,
+					    err, sizeof(err)),
+			 -ENOENT);
 	fake_teardown(&f);
 }
 END_TEST
@@ -168,6 +185,8 @@ static uint64_t ask(struct mdkd_limits *l, struct mdkd_limits_cg *cg,
 		.action = action,
 		.swap_backed = action == MDKD_ACT_RECLAIM ||
 			       action == MDKD_ACT_PAGEOUT,
+		.takes_swappiness = action == MDKD_ACT_RECLAIM,
+		.swappiness = -1,
 		.want = want,
 		.interval_us = 1000000,
 		.now = now,
@@ -185,14 +204,21 @@ START_TEST(test_valve_closes_and_reopens)
 	bool fo;
 
 	mdkd_limits_init(&l);
+	l.swap_overshoot = 1; /* the kernel takes what it is asked */
 	h = host_swap(100 * MiB, 50 * MiB);
 	mdkd_limits_update(&l, &c, &h);
 	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_RECLAIM);
-	/* Room: 80 - 50 MiB; an action takes no more. */
+	/* Room: 80 - 50 MiB; an action takes half of what is left. */
 	ck_assert_uint_eq(l.swap_room, 30 * MiB);
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 64 * MiB, 1, &fo),
-			  30 * MiB);
+			  15 * MiB);
 	ck_assert_int_eq(cg.held, MDKD_R_SWAP_FULL);
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 64 * MiB, 2, &fo),
+			  15 * MiB / 2);
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 4 * MiB, 2, &fo),
+			  15 * MiB / 4);
+	ck_assert_uint_eq(l.swap_room, 15 * MiB / 4);
+	l.swap_room = MDKD_PAGE_SIZE; /* half a page: none */
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 4 * MiB, 2, &fo), 0);
 	/* Migration is not swap-backed. */
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_DEMOTE, 64 * MiB, 3, &fo),
@@ -261,9 +287,128 @@ START_TEST(test_valve_file_only_with_swappiness)
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 8 * MiB, 1, &fo),
 			  8 * MiB);
 	ck_assert(fo);
+	ck_assert(cg.file_only);
+	ck_assert_uint_eq(cg.file_only_decisions, 1);
 	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_PAGEOUT, 8 * MiB, 2, &fo), 0);
 	ck_assert(!fo);
+	ck_assert(!cg.file_only);
+	ck_assert_uint_eq(cg.file_only_decisions, 1);
 	ck_assert_int_eq(cg.held, MDKD_R_SWAP_FULL);
+}
+END_TEST
+
+/* The valve closes a point short of the limit, or with no room to act. */
+START_TEST(test_valve_closes_short_of_limit)
+{
+	struct mdkd_limits l;
+	struct mdkd_limits_conf c = conf80();
+	struct mdkd_host h = host_swap(1000 * MiB, 785 * MiB);
+
+	mdkd_limits_init(&l);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_RECLAIM);
+	h = host_swap(1000 * MiB, 795 * MiB);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_SWAP_FULL);
+	/* A small swap closes when no action fits in the room: 2 MiB left
+	 * is half a MiB at the first overshoot of 2. */
+	h = host_swap(100 * MiB, 70 * MiB);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_RECLAIM);
+	h = host_swap(100 * MiB, 78 * MiB);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_int_eq(mdkd_limits_valve_reason(&l), MDKD_R_SWAP_FULL);
+}
+END_TEST
+
+/* The swap the kernel took per byte asked divides the room. */
+START_TEST(test_valve_learns_overshoot)
+{
+	struct mdkd_limits l;
+	struct mdkd_limits_cg cg = { 0 };
+	struct mdkd_limits_conf c = conf80();
+	struct mdkd_host h = host_swap(100 * MiB, 50 * MiB);
+	bool fo;
+
+	mdkd_limits_init(&l);
+	mdkd_limits_update(&l, &c, &h);
+	ck_assert_double_eq(l.swap_overshoot, 2);
+	/* Half of the 30 MiB room over 2; twice that charged to it. */
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * MiB, 1, &fo),
+			  15 * MiB / 2);
+	ck_assert_uint_eq(l.swap_room, 15 * MiB);
+	ck_assert_uint_eq(cg.swap_before, 50 * MiB);
+	ck_assert_uint_eq(cg.swap_asked, 15 * MiB / 2);
+	/* It took 30 MiB: 4 times. */
+	mdkd_limits_swap_taken(&l, cg.swap_asked, 30 * MiB);
+	ck_assert_double_eq_tol(l.swap_overshoot, 4, 1e-9);
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * MiB, 2, &fo),
+			  15 * MiB / 8);
+	/* Measures below it decay it by a tenth of its excess; tiny asks
+	 * and demotions teach nothing. */
+	mdkd_limits_swap_taken(&l, 8 * MiB, 8 * MiB);
+	ck_assert_double_eq_tol(l.swap_overshoot, 3.7, 1e-9);
+	mdkd_limits_swap_taken(&l, 4096, 64 * MiB);
+	ck_assert_double_eq_tol(l.swap_overshoot, 3.7, 1e-9);
+	ask(&l, &cg, MDKD_ACT_DEMOTE, 64 * MiB, 3, &fo);
+	ck_assert_uint_eq(cg.swap_asked, 0);
+	/* Room for less than 1 MiB: none; a small want with room is fine. */
+	l.swap_overshoot = 1;
+	l.swap_room = 2 * MiB - MDKD_PAGE_SIZE;
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * MiB, 4, &fo), 0);
+	ck_assert_int_eq(cg.held, MDKD_R_SWAP_FULL);
+	l.swap_room = 64 * MiB;
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 64 * 1024, 5, &fo),
+			  64 * 1024);
+	/* Far from the limit nothing is measured; near it, it is. */
+	ck_assert_uint_eq(cg.swap_asked, 0);
+	ck_assert_uint_eq(ask(&l, &cg, MDKD_ACT_RECLAIM, 8 * MiB, 5, &fo),
+			  8 * MiB);
+	ck_assert_uint_eq(cg.swap_asked, 8 * MiB);
+}
+END_TEST
+
+/* memory.high pulses take no swappiness=; swappiness=0 takes no swap. */
+START_TEST(test_valve_swappiness_writes)
+{
+	struct mdkd_limits l;
+	struct mdkd_limits_cg cg = { 0 };
+	struct mdkd_limits_conf c = conf80();
+	struct mdkd_host h = host_swap(100 * MiB, 90 * MiB);
+	struct mdkd_limits_ask a = {
+		.action = MDKD_ACT_RECLAIM,
+		.swap_backed = true,
+		.swappiness = -1,
+		.want = 8 * MiB,
+		.interval_us = 1000000,
+		.now = 1,
+	};
+	bool fo;
+
+	mdkd_limits_init(&l);
+	l.swappiness_ok = true;
+	l.swap_overshoot = 1;
+	mdkd_limits_update(&l, &c, &h);
+	/* The high-pulse actuator cannot go on file-only: held. */
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 0);
+	ck_assert(!fo);
+	ck_assert_int_eq(cg.held, MDKD_R_SWAP_FULL);
+	/* reclaim_swappiness=0: file pages only, whatever the valve. */
+	a.takes_swappiness = true;
+	a.swappiness = 0;
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 8 * MiB);
+	ck_assert(!fo);
+	ck_assert_int_eq(cg.held, MDKD_R_RECLAIM);
+	/* Open, it leaves the swap room to the others. */
+	h = host_swap(100 * MiB, 50 * MiB);
+	mdkd_limits_update(&l, &c, &h);
+	a.want = 64 * MiB;
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 64 * MiB);
+	ck_assert_uint_eq(l.swap_room, 30 * MiB);
+	/* Without swappiness= on the kernel, it is swap-backed again. */
+	l.swappiness_ok = false;
+	ck_assert_uint_eq(mdkd_limits_gate(&l, &cg, &a, &fo), 15 * MiB);
+	ck_assert_uint_eq(l.swap_room, 15 * MiB);
 }
 END_TEST
 
@@ -390,6 +535,9 @@ static Suite *limits_suite(void)
 	tcase_add_test(tc, test_valve_closes_and_reopens);
 	tcase_add_test(tc, test_valve_zswap_pool_and_rate);
 	tcase_add_test(tc, test_valve_file_only_with_swappiness);
+	tcase_add_test(tc, test_valve_swappiness_writes);
+	tcase_add_test(tc, test_valve_closes_short_of_limit);
+	tcase_add_test(tc, test_valve_learns_overshoot);
 	tcase_add_test(tc, test_rate_caps);
 	tcase_add_test(tc, test_cpu_cap_defers);
 	tcase_add_test(tc, test_active_below);

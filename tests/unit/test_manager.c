@@ -107,6 +107,49 @@ static const char *error_of(struct json_object *o)
 static const char *base_conf = "interval = 1s\nreclaim_ratio = 0.01\n"
 			       "[cgroup w/*]\n";
 
+/*
+ * Above active_below, free memory is checked every 5 s and nothing is
+ * read or written; a forced tick returns; below, mdkd wakes and reclaims.
+ */
+START_TEST(test_manager_inactive)
+{
+	struct fakecg f;
+	struct mdkd *d = start(&f, "active_below = 10%\n"
+				   "interval = 1s\nreclaim_ratio = 0.01\n"
+				   "[cgroup w/*]\n");
+	struct mdkd_cgroup *a = mdkd_find(d, "w/a");
+	char path[PATH_MAX * 2];
+	uint64_t checked = fake_now;
+	int i;
+
+	/* 25% of memory free: inactive. */
+	mdkd_pipeline_refresh_host(&d->pipeline, checked, true);
+	ck_assert(!d->pipeline.limits.active);
+	tick(d);
+	ck_assert_uint_eq(a->next_due_us, checked + 5000000);
+	ck_assert_uint_eq(a->lim.inactive, 0);
+	for (i = 0; i < 4; i++)
+		tick(d);
+	ck_assert_uint_eq(a->lim.inactive, 1);
+	ck_assert_int_eq(a->lim.held, MDKD_R_INACTIVE);
+	ck_assert_uint_eq(a->stats.intervals, 0);
+	ck_assert_str_eq(fake_read(cg_file(&f, "w/a", "memory.reclaim")), "");
+
+	/* 5% free: active at the next check, baseline, then reclaim. */
+	snprintf(path, sizeof(path), "%s/meminfo", f.proc);
+	fake_write(path, "MemTotal: 4194304 kB\nMemFree: 209715 kB\n"
+			 "SwapTotal: 1048576 kB\nSwapFree: 1048576 kB\n");
+	for (i = 0; i < 5; i++)
+		tick(d);
+	ck_assert(d->pipeline.limits.active);
+	tick(d);
+	ck_assert_str_eq(fake_read(cg_file(&f, "w/a", "memory.reclaim")),
+			 "1048576\n");
+	mdkd_free(d);
+	fake_teardown(&f);
+}
+END_TEST
+
 START_TEST(test_manager_reclaims_by_the_law)
 {
 	struct fakecg f;
@@ -719,6 +762,7 @@ static Suite *manager_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_manager_reclaims_by_the_law);
+	tcase_add_test(tc, test_manager_inactive);
 	tcase_add_test(tc, test_manager_status_json);
 	tcase_add_test(tc, test_manager_runtime_set);
 	tcase_add_test(tc, test_manager_reload);
