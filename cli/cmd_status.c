@@ -17,10 +17,12 @@
 static const char *str(struct json_object *o, const char *key)
 {
 	struct json_object *v;
+	const char *s = NULL;
 
-	return json_object_object_get_ex(o, key, &v) ?
-		       json_object_get_string(v) :
-		       "";
+	/* A null value ("held": null) reads as no string too. */
+	if (json_object_object_get_ex(o, key, &v))
+		s = json_object_get_string(v);
+	return s ? s : "";
 }
 
 static double num(struct json_object *o, const char *key)
@@ -94,6 +96,29 @@ static void print_limits(struct json_object *l)
 	       num(l, "swap_max_used_pct"), num(l, "zswap_pool_used_pct"), rate,
 	       max, num(l, "valve_closures"),
 	       num(l, "valve_closures") == 1 ? "" : "s");
+}
+
+/* The tier goals: DRAM free against dram_free_min, the CMM-MP node's use
+ * against tier_used_max, and what held them. */
+static void print_tiers(struct json_object *t)
+{
+	char need[16], dem[16], pro[16];
+
+	if (!t || num(t, "tier_node") < 0)
+		return;
+	printf("tiers: node %.0f %.1f%% used (max %.0f%%); DRAM %.1f%% free (goal ",
+	       num(t, "tier_node"), num(t, "tier_used_pct"),
+	       num(t, "tier_used_max_pct"), num(t, "dram_free_pct"));
+	if (json_object_get_boolean(sub(t, "goal_on")))
+		printf("%.0f%%, %s missing)", num(t, "dram_free_min_pct"),
+		       mdkctl_client_bytes(num(t, "need_bytes"), need,
+					   sizeof(need)));
+	else
+		printf("off)");
+	printf("; demoted %s, promoted %s%s%s\n",
+	       mdkctl_client_bytes(num(t, "demoted_bytes"), dem, sizeof(dem)),
+	       mdkctl_client_bytes(num(t, "promoted_bytes"), pro, sizeof(pro)),
+	       *str(t, "held") ? "; held: " : "", str(t, "held"));
 }
 
 static void print_cgroup(struct json_object *cg, bool csv)
@@ -187,6 +212,7 @@ static void print_head(struct json_object *dm, size_t n, bool csv)
 		printf("last reload failed: %s\n",
 		       str(dm, "last_reload_error"));
 	print_limits(sub(dm, "limits"));
+	print_tiers(sub(dm, "tiers"));
 	if (n)
 		printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %7s %7s %6s %8s %8s %8s %-12s %s\n",
 		       "CGROUP", "MODE", "ACTUATOR", "CURRENT", "FLOOR",

@@ -211,10 +211,13 @@ for _ in $(seq 8); do # two windows at the cap
 	sleep 0.5
 done
 reason=$(status_py "c['last']['reason']")
+tiers_line=$(mdkctl_ status | grep '^tiers: ')
+ktap_diag "$tiers_line"
 ktap_diag "node 1: max used $max_used1 kB of the cap $cap_kb kB ($((max_used1 * 1000 / cap_kb))/1000); held $held, last reason $reason; tier_full $(tiers_py "t['tier_full']")"
 [ "$held" = tier-full ] && [ "$reason" = tier-full ] && [ "$max_used1" -le "$cap_kb" ] &&
+	[[ $tiers_line == *"held: tier-full"* ]] &&
 	[ "$max_used1" -ge $((cap_kb - 8 * 1024)) ]
-ktap_check "node 1 fills to tier_used_max and never beyond it (status: tier-full, the cgroup's reason too)"
+ktap_check "node 1 fills to tier_used_max and never beyond it (status -j and text: tier-full, the cgroup's reason too)"
 
 prom=$(grep -E "^mdkd_(tier|dram)_" "$MDK_TMP/mdkd.prom" | tr '\n' ' ')
 ktap_diag "$prom"
