@@ -377,6 +377,7 @@ void mdkd_pipeline_run_due(struct mdkd_pipeline *pl, uint64_t now)
 			/* Inactive: nothing to do until free memory's check. */
 			cg->next_due_us =
 				pl->host.read_us + MDKD_INACTIVE_PERIOD_US;
+			cg->lim.held = MDKD_R_INACTIVE;
 			continue;
 		}
 		if (!host_fresh) {
