@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The host's memory, read at most once a second: see host.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cgroup.h"
 #include "host.h"
@@ -98,36 +96,17 @@ int mdkd_host_vmstat(const char *buf, const char *key, uint64_t *val)
 	return -ENOENT;
 }
 
-/* The whole of a small file into @buf (NUL-terminated). */
-static int read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return (int)n;
-	buf[n] = '\0';
-	return (int)n;
-}
-
 static void read_zswap(struct mdkd_host *h, const char *sys_root)
 {
 	char path[4200], buf[32];
 
 	snprintf(path, sizeof(path), "%s/module/zswap/parameters/enabled",
 		 sys_root);
-	h->zswap_enabled = read_file(path, buf, sizeof(buf)) > 0 &&
+	h->zswap_enabled = mdkd_read_small(path, buf, sizeof(buf)) > 0 &&
 			   (buf[0] == 'Y' || buf[0] == 'y' || buf[0] == '1');
 	snprintf(path, sizeof(path),
 		 "%s/module/zswap/parameters/max_pool_percent", sys_root);
-	if (read_file(path, buf, sizeof(buf)) > 0)
+	if (mdkd_read_small(path, buf, sizeof(buf)) > 0)
 		h->zswap_max_pool_percent =
 			(unsigned int)strtoul(buf, NULL, 10);
 }
@@ -148,7 +127,7 @@ static void read_nodes(struct mdkd_host *h, const char *sys_root)
 		snprintf(path, sizeof(path),
 			 "%s/devices/system/node/node%d/meminfo", sys_root,
 			 node);
-		if (read_file(path, buf, sizeof(buf)) < 0) {
+		if (mdkd_read_small(path, buf, sizeof(buf)) < 0) {
 			missing++;
 			continue;
 		}
@@ -177,7 +156,7 @@ static int read_meminfo(struct mdkd_host *h, const char *proc_root, char *buf,
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/meminfo", proc_root);
-	ret = read_file(path, buf, 65536);
+	ret = mdkd_read_small(path, buf, 65536);
 	if (ret >= 0 && mdkd_host_parse_meminfo(h, buf))
 		ret = -EINVAL;
 	if (ret < 0) {
@@ -238,7 +217,7 @@ int mdkd_host_read(struct mdkd_host *h, const char *proc_root,
 		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/vmstat", proc_root);
-	if (read_file(path, buf, 65536) < 0 ||
+	if (mdkd_read_small(path, buf, 65536) < 0 ||
 	    mdkd_host_vmstat(buf, "pswpout", &h->pswpout))
 		h->pswpout = prev_out;
 	else

@@ -48,7 +48,7 @@ const struct mdkd_page_sys mdkd_page_sys_real = {
 	.close = close,
 };
 
-static int read_small(const char *path, char *buf, size_t len)
+int mdkd_read_small(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -56,9 +56,11 @@ static int read_small(const char *path, char *buf, size_t len)
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno; /* before close() may change errno */
 	close(fd);
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	buf[n] = '\0';
 	return (int)n;
 }
@@ -71,7 +73,7 @@ int mdkd_cmm_mp_node(const char *sys_root)
 
 	snprintf(path, sizeof(path), "%s/kernel/cmm_mp/node",
 		 sys_root ? sys_root : "/sys");
-	ret = read_small(path, buf, sizeof(buf));
+	ret = mdkd_read_small(path, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
 	errno = 0;
@@ -94,7 +96,7 @@ int mdkd_home_node(const char *sys_root, int tier)
 		snprintf(path, sizeof(path),
 			 "%s/devices/system/node/node%d/cpulist",
 			 sys_root ? sys_root : "/sys", node);
-		ret = read_small(path, buf, sizeof(buf));
+		ret = mdkd_read_small(path, buf, sizeof(buf));
 		if (ret == -ENOENT && node > 64)
 			break;
 		if (ret > 0 && buf[0] != '\n')

@@ -113,6 +113,13 @@ int mdkd_migrate(const struct mdkd_page_sys *sys, struct mdkd_pages *p,
 		 size_t n);
 
 /*
+ * mdkd_read_small() - the start of the small file @path (a sysfs or procfs
+ * file) into @buf, at most @len - 1 bytes, NUL-terminated.
+ * Return: the bytes read, or -errno.
+ */
+int mdkd_read_small(const char *path, char *buf, size_t len);
+
+/*
  * mdkd_cmm_mp_node() - the NUMA node of the CMM-MP pool, from
  * SYS/kernel/cmm_mp/node (cmm_mp.ko loaded).
  * Return: the node, or a negative error code (-ENOENT: not loaded).
