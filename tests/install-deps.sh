@@ -14,7 +14,8 @@ zlib1g-dev liblinear-dev liburing-dev libcgroup-dev cgroup-tools check libsubuni
 libsystemd-dev libinih-dev libjson-c-dev libnuma-dev numactl qemu-system-x86 busybox-static
 cpio kmod xz-utils zstd lz4 bzip2 stressapptest stress-ng gnuplot-nox valgrind
 linux-source-6.1 clang-format redis-server redis-tools sqlite3 procps
-util-linux python3 debhelper dh-dkms dkms lintian"
+util-linux python3 debhelper dh-dkms dkms lintian
+libzstd-dev python3-cffi python3-numpy python3-pandas python3-pytest python3-distributed"
 
 installed() {
 	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'ok installed'
