@@ -25,10 +25,43 @@
  * PAW (one wait) and OPP, W x |P| x |A| for PACE.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mpc_int.h"
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/*
+ * The rows: zeroed and, when large, mapped on their own in 2 MiB pages
+ * where the kernel allows (transparent huge pages on madvise): a pass
+ * touches them sparsely, and with threads every copy is summed at the
+ * end, so 4 KiB pages would cost a fault per page touched.
+ */
+static uint32_t *rows_alloc(size_t bytes, size_t *maplen)
+{
+	size_t keep = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	size_t len = keep + HUGE_PAGE;
+	uint8_t *p, *a;
+
+	*maplen = 0;
+	if (bytes < HUGE_PAGE)
+		return calloc(bytes ? bytes : 1, 1);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + len > a + keep)
+		munmap(a + keep, (size_t)(p + len - (a + keep)));
+	madvise(a, keep, MADV_HUGEPAGE);
+	*maplen = keep;
+	return (uint32_t *)a;
+}
 
 size_t mdk_mpc_memory(const struct mdk_mpc *m)
 {
@@ -42,7 +75,10 @@ void mdk_mpc_free(struct mdk_mpc *m)
 	free(m->rbin);
 	free(m->gbin);
 	free(m->gval);
-	free(m->rows);
+	if (m->rows_map)
+		munmap(m->rows, m->rows_map);
+	else
+		free(m->rows);
 	free(m->gsum);
 	free(m->open);
 	free(m->acc);
@@ -149,7 +185,7 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 			m->gval[m->gbin[x]] = x;
 		}
 	}
-	m->rows = calloc((size_t)capacity * m->g.cells, sizeof(*m->rows));
+	m->rows = rows_alloc((size_t)rows_bytes, &m->rows_map);
 	m->gsum = calloc(m->g.cells, sizeof(*m->gsum));
 	m->open = calloc((size_t)capacity * m->g.nr, sizeof(*m->open));
 	m->acc = calloc(capacity, sizeof(*m->acc));
@@ -407,4 +443,35 @@ int mdk_mpc_add_interval(struct mdk_mpc *m, const struct mdk_interval *iv,
 			m->gsum[c] += (uint64_t)((int64_t)weight * g);
 	}
 	return 0;
+}
+
+/* Add slice @part of @nparts of @len values of @src to @dst. */
+#define DEFINE_MERGE(name, type)                                 \
+	static void name(type *dst, const type *src, size_t len, \
+			 unsigned int part, unsigned int nparts) \
+	{                                                        \
+		size_t i, hi = len * (part + 1) / nparts;        \
+                                                                 \
+		for (i = len * part / nparts; i < hi; i++)       \
+			dst[i] += src[i];                        \
+	}
+DEFINE_MERGE(merge_u32, uint32_t)
+DEFINE_MERGE(merge_u64, uint64_t)
+DEFINE_MERGE(merge_i64, int64_t)
+
+void mdk__mpc_merge(struct mdk_mpc *dst, struct mdk_mpc *const *src, size_t n,
+		    unsigned int part, unsigned int nparts)
+{
+	size_t cap = dst->g.cap, k;
+
+	/* Sums: the counts of disjoint page sets add up to the whole's. */
+	for (k = 0; k < n; k++) {
+		const struct mdk_mpc *s = src[k];
+
+		merge_u32(dst->rows, s->rows, cap * dst->g.cells, part, nparts);
+		merge_u32(dst->open, s->open, cap * dst->g.nr, part, nparts);
+		merge_u64(dst->gsum, s->gsum, dst->g.cells, part, nparts);
+		merge_i64(dst->acc, s->acc, cap, part, nparts);
+		merge_i64(dst->first, s->first, cap, part, nparts);
+	}
 }

@@ -14,7 +14,7 @@
 
 #include "mpc_int.h"
 
-#define BATCH 4096
+#define BATCH MDK_RUN_BATCH
 
 /*
  * Map the bins of @fbin (@nf bins) onto those of @cbin over the values
@@ -42,13 +42,13 @@ static bool bin_map(const uint32_t *fbin, const uint32_t *cbin, size_t nvals,
 	return true;
 }
 
-struct derive {
+struct mdk__derive {
 	uint32_t *rmap, *gmap;
 };
 
 /* Can coarse generator @c be computed from fine generator @f? */
 static bool can_derive(const struct mdk_mpc *c, const struct mdk_mpc *f,
-		       struct derive *d)
+		       struct mdk__derive *d)
 {
 	/* Keys are a model's: two keyed policies' may differ. */
 	if (c->g.cap != f->g.cap || mdk_policy_keyed(c->pol) ||
@@ -68,7 +68,7 @@ static bool can_derive(const struct mdk_mpc *c, const struct mdk_mpc *f,
 
 /* Fill @c's histograms from @f's through the bin maps of @d. */
 static void derive(struct mdk_mpc *c, const struct mdk_mpc *f,
-		   const struct derive *d)
+		   const struct mdk__derive *d)
 {
 	uint32_t cap = f->g.cap, s, rb, gb;
 	uint64_t *fcnt = NULL;
@@ -114,16 +114,8 @@ static void derive(struct mdk_mpc *c, const struct mdk_mpc *f,
 	free(fcnt);
 }
 
-/* A keyed policy's own stream, fed its keys (mdk_policy_keyed()). */
-struct keyed {
-	struct mdk_stream *st;
-	struct mdk_keyer *k;
-	uint32_t keys[BATCH], start[BATCH], reuse[BATCH];
-	uint64_t first;
-};
-
-static int keyed_new(struct keyed *kd, const struct mdk_policy *p, uint32_t W,
-		     char *err, size_t errlen)
+static int keyed_new(struct mdk__keyed *kd, const struct mdk_policy *p,
+		     uint32_t W, char *err, size_t errlen)
 {
 	int ret = mdk_keyer_new(p, &kd->k, err, errlen);
 
@@ -132,7 +124,7 @@ static int keyed_new(struct keyed *kd, const struct mdk_policy *p, uint32_t W,
 	return ret;
 }
 
-static void keyed_free(struct keyed *kd)
+static void keyed_free(struct mdk__keyed *kd)
 {
 	if (!kd)
 		return;
@@ -141,7 +133,7 @@ static void keyed_free(struct keyed *kd)
 }
 
 /* Accesses @off..@off+@n-1 of chunk @c into @g through @kd's keys. */
-static int keyed_add(struct keyed *kd, struct mdk_mpc *g,
+static int keyed_add(struct mdk__keyed *kd, struct mdk_mpc *g,
 		     const struct mdk_trace_chunk *c, size_t off, size_t n,
 		     char *err, size_t errlen)
 {
@@ -157,25 +149,11 @@ static int keyed_add(struct keyed *kd, struct mdk_mpc *g,
 					err, errlen);
 }
 
-/* One mdk_mpc_run(): the trace, the shared stream, every generator. */
-struct run {
-	struct mdk_trace_reader *r;
-	uint32_t W;
-	size_t np;
-	struct mdk_mpc **gens;
-	struct mdk_stream *st;
-	struct keyed *kd;
-	struct derive *dv;
-	size_t *from; /* the generator gens[i] derives from, or SIZE_MAX */
-	size_t *order;
-	uint32_t start[BATCH], reuse[BATCH];
-};
-
 /* Open @trace: closed (indexed) and with windows.  0 or -errno. */
-static int run_open(struct run *rn, const char *trace, char *err, size_t errlen)
+int mdk__run_open(struct mdk__run *rn, const char *trace, unsigned int flags,
+		  char *err, size_t errlen)
 {
-	int ret = mdk_trace_reader_open(trace, MDK_TRACE_DENSE, &rn->r, err,
-					errlen);
+	int ret = mdk_trace_reader_open(trace, flags, &rn->r, err, errlen);
 
 	if (ret)
 		return ret;
@@ -192,8 +170,8 @@ static int run_open(struct run *rn, const char *trace, char *err, size_t errlen)
 }
 
 /* The generators of @pols, and which derive from which. */
-static int run_gens(struct run *rn, struct mdk_policy *const *pols, char *err,
-		    size_t errlen)
+int mdk__run_gens(struct mdk__run *rn, struct mdk_policy *const *pols,
+		  char *err, size_t errlen)
 {
 	size_t np = rn->np, i, j;
 	int ret;
@@ -244,44 +222,51 @@ static int run_gens(struct run *rn, struct mdk_policy *const *pols, char *err,
 	return 0;
 }
 
-/* Every chunk of the trace, in batches, into the generators fed. */
-static int run_feed(struct run *rn, char *err, size_t errlen)
+/* One chunk, in batches, into the generators fed. */
+int mdk__run_chunk(struct mdk__run *rn, const struct mdk_trace_chunk *c,
+		   char *err, size_t errlen)
+{
+	uint64_t nfirst = 0;
+	size_t off = 0, i;
+	int ret;
+
+	do {
+		size_t n = MDK_MIN(c->n - off, (size_t)BATCH);
+
+		ret = mdk_stream_feed(rn->st, c->window, c->pages + off, n,
+				      rn->start, rn->reuse, &nfirst, err,
+				      errlen);
+		for (i = 0; !ret && i < rn->np; i++)
+			if (rn->kd[i].st)
+				ret = keyed_add(&rn->kd[i], rn->gens[i], c, off,
+						n, err, errlen);
+			else if (rn->from[i] == SIZE_MAX)
+				ret = mdk_mpc_add_closed(rn->gens[i], c->window,
+							 rn->start, rn->reuse,
+							 n, err, errlen);
+		if (ret)
+			return ret;
+		off += n;
+	} while (off < c->n);
+	return 0;
+}
+
+/* Every chunk of the trace into the generators fed. */
+static int run_feed(struct mdk__run *rn, char *err, size_t errlen)
 {
 	struct mdk_trace_chunk c;
-	uint64_t nfirst = 0;
-	size_t i;
 	int ret;
 
 	while ((ret = mdk_trace_reader_next(rn->r, &c, err, errlen)) > 0) {
-		size_t off = 0;
-
-		do {
-			size_t n = MDK_MIN(c.n - off, (size_t)BATCH);
-
-			ret = mdk_stream_feed(rn->st, c.window, c.pages + off,
-					      n, rn->start, rn->reuse, &nfirst,
-					      err, errlen);
-			for (i = 0; !ret && i < rn->np; i++)
-				if (rn->kd[i].st)
-					ret = keyed_add(&rn->kd[i], rn->gens[i],
-							&c, off, n, err,
-							errlen);
-				else if (rn->from[i] == SIZE_MAX)
-					ret = mdk_mpc_add_closed(rn->gens[i],
-								 c.window,
-								 rn->start,
-								 rn->reuse, n,
-								 err, errlen);
-			if (ret)
-				return ret;
-			off += n;
-		} while (off < c.n);
+		ret = mdk__run_chunk(rn, &c, err, errlen);
+		if (ret)
+			return ret;
 	}
 	return ret;
 }
 
-/* Tails: every page's last access, then the derived histograms. */
-static int run_tails(struct run *rn, char *err, size_t errlen)
+/* Tails: every page's last access. */
+int mdk__run_tails(struct mdk__run *rn, char *err, size_t errlen)
 {
 	uint32_t cursor = 0;
 	size_t i, k;
@@ -308,13 +293,19 @@ static int run_tails(struct run *rn, char *err, size_t errlen)
 					     k, 1, err, errlen)))
 					return ret;
 		}
-	for (i = 0; i < rn->np; i++)
-		if (rn->from[i] != SIZE_MAX)
-			derive(rn->gens[i], rn->gens[rn->from[i]], &rn->dv[i]);
 	return 0;
 }
 
-static void run_free(struct run *rn)
+void mdk__run_derive(struct mdk__run *rn)
+{
+	size_t i;
+
+	for (i = 0; i < rn->np; i++)
+		if (rn->from[i] != SIZE_MAX)
+			derive(rn->gens[i], rn->gens[rn->from[i]], &rn->dv[i]);
+}
+
+void mdk__run_free(struct mdk__run *rn)
 {
 	size_t i;
 
@@ -334,11 +325,28 @@ static void run_free(struct run *rn)
 	free(rn);
 }
 
+int mdk__run_eval(struct mdk__run *rn, unsigned int flags,
+		  struct mdk_point **pts, size_t *npts, char *err,
+		  size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < rn->np; i++) {
+		long n = mdk_mpc_eval(rn->gens[i], 0, rn->W - 1, flags, &pts[i],
+				      err, errlen);
+
+		if (n < 0)
+			return (int)n;
+		npts[i] = (size_t)n;
+	}
+	return 0;
+}
+
 int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 		unsigned int flags, struct mdk_point **pts, size_t *npts,
 		char *err, size_t errlen)
 {
-	struct run *rn = calloc(1, sizeof(*rn));
+	struct mdk__run *rn = calloc(1, sizeof(*rn));
 	size_t i;
 	int ret;
 
@@ -349,21 +357,16 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 	if (!rn)
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	rn->np = np;
-	ret = run_open(rn, trace, err, errlen);
+	ret = mdk__run_open(rn, trace, MDK_TRACE_DENSE, err, errlen);
 	if (!ret)
-		ret = run_gens(rn, pols, err, errlen);
+		ret = mdk__run_gens(rn, pols, err, errlen);
 	if (!ret)
 		ret = run_feed(rn, err, errlen);
 	if (!ret)
-		ret = run_tails(rn, err, errlen);
-	for (i = 0; !ret && i < np; i++) {
-		long n = mdk_mpc_eval(rn->gens[i], 0, rn->W - 1, flags, &pts[i],
-				      err, errlen);
-
-		if (n < 0)
-			ret = (int)n;
-		else
-			npts[i] = (size_t)n;
+		ret = mdk__run_tails(rn, err, errlen);
+	if (!ret) {
+		mdk__run_derive(rn);
+		ret = mdk__run_eval(rn, flags, pts, npts, err, errlen);
 	}
 	if (ret) {
 		for (i = 0; i < np; i++) {
@@ -372,6 +375,6 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 			npts[i] = 0;
 		}
 	}
-	run_free(rn);
+	mdk__run_free(rn);
 	return ret;
 }

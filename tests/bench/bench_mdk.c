@@ -7,9 +7,11 @@
  *
  *   bench_mdk gen OUT PAGES WINDOWS SEED [SPEC...]  synthesize a trace
  *   bench_mdk floor TRACE        decode + page map + last-access state only
- *   bench_mdk mpc TRACE POLICY[,POLICY...]
+ *   bench_mdk mpc TRACE POLICY[,POLICY...] [THREADS]
  *                                one pass feeding those generators, then
- *                                evaluating every setting
+ *                                evaluating every setting (on THREADS
+ *                                threads: mdk_mpc_run_threads(), 0 for
+ *                                every CPU; one pass: mdk_mpc_run())
  *   bench_mdk sim TRACE POLICY N simulate the first N settings of POLICY's
  *                                default grid (spread over it), one pass
  *                                each, as a user without MPCs would
@@ -152,15 +154,25 @@ static int cmd_mpc(int argc, char **argv)
 	char err[512];
 	double t0 = now();
 
+	int ret;
+
 	if (argc < 4)
-		return die("usage: mpc TRACE POLICY[,POLICY...]");
+		return die("usage: mpc TRACE POLICY[,POLICY...] [THREADS]");
 	if (mdk_policy_parse_list(argv[3], &pols, &np, err, sizeof(err)))
 		return die(err);
 	pts = calloc(np, sizeof(*pts));
 	npts = calloc(np, sizeof(*npts));
 	if (!pts || !npts)
 		return die("out of memory");
-	if (mdk_mpc_run(argv[2], pols, np, 0, pts, npts, err, sizeof(err)))
+	if (argc > 4)
+		ret = mdk_mpc_run_threads(argv[2], pols, np, 0,
+					  (unsigned int)strtoul(argv[4], NULL,
+								0),
+					  pts, npts, err, sizeof(err));
+	else
+		ret = mdk_mpc_run(argv[2], pols, np, 0, pts, npts, err,
+				  sizeof(err));
+	if (ret)
 		return die(err);
 	for (i = 0; i < np; i++) {
 		total += npts[i];

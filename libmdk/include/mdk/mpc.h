@@ -167,6 +167,30 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
 		char *err, size_t errlen);
 
 /*
+ * mdk_mpc_run_threads() - mdk_mpc_run() on @nthreads threads, 0 meaning
+ * one per CPU this process may run on (mdk_mpc_threads_online()), at
+ * most MDK_MPC_THREADS_MAX.  The pages are cut into @nthreads parts, each
+ * thread decodes a share of the windows and feeds one part's intervals to
+ * its own copy of the histograms, which are summed at the end: the points
+ * equal mdk_mpc_run()'s exactly.  Memory grows by a copy of the fed
+ * histograms and two windows of records (8 bytes each) a thread.  Needs
+ * a seekable trace.  Returns 0, -EINVAL (@nthreads out of range) or
+ * -errno.
+ */
+#define MDK_MPC_THREADS_MAX 1024u
+
+int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
+			size_t np, unsigned int flags, unsigned int nthreads,
+			struct mdk_point **pts, size_t *npts, char *err,
+			size_t errlen);
+
+/*
+ * mdk_mpc_threads_online() - the CPUs this process may run on (its
+ * affinity mask, else the online CPUs), at least 1.
+ */
+unsigned int mdk_mpc_threads_online(void);
+
+/*
  * mdk_mpc_best() - index of the point of @pts with the most savings among
  * those whose max_rate is at most @target (ties: lower max_rate, then
  * fewer promotions), or -1 when none qualifies.
