@@ -234,6 +234,7 @@ static int mpc_usage(void)
 	fprintf(stderr,
 		"usage: mdkctl mpc TRACE [--policy age,vmin,paw,pace,opp] [--target RATE]\n"
 		"                  [--savings occupancy|paper] [--csv | -j] [--plot FILE.svg|.png]\n"
+		"                  [--threads N]\n"
 		"       mdkctl [-s SOCKET] mpc --live CGROUP [--target RATE] [--csv | -j]\n"
 		"                  [--plot FILE.svg|.png]\n");
 	return 2;
@@ -242,7 +243,8 @@ static int mpc_usage(void)
 /* What mdkctl mpc was asked for: its options and operand. */
 struct mpc_opts {
 	const char *list, *plot;
-	bool live, list_given, savings_given;
+	bool live, list_given, savings_given, threads_given;
+	unsigned int threads; /* 0: one per CPU */
 	enum mdkctl_out_mode mode;
 	unsigned int flags;
 	double target; /* < 0: none */
@@ -270,9 +272,11 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 		{ "json", no_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
 		{ "live", no_argument, NULL, 'L' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	uint64_t v;
 	int opt;
 
 	*a = (struct mpc_opts){ .list = DEFAULT_POLICIES,
@@ -310,6 +314,17 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 		case 'P':
 			a->plot = optarg;
 			break;
+		case 'T':
+			if (mdkctl_parse_u64(optarg, 10, 1, MDK_MPC_THREADS_MAX,
+					     &v)) {
+				fprintf(stderr,
+					"mdkctl: --threads '%s': expected a thread count from 1 to %u\n",
+					optarg, MDK_MPC_THREADS_MAX);
+				return 2;
+			}
+			a->threads = (unsigned int)v;
+			a->threads_given = true;
+			break;
 		default:
 			return mpc_usage();
 		}
@@ -317,6 +332,11 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 	if (optind != argc - 1)
 		return mpc_usage();
 	a->operand = argv[optind];
+	if (a->live && a->threads_given) {
+		fprintf(stderr,
+			"mdkctl: mpc --live: the daemon computes the live curves (no --threads)\n");
+		return 2;
+	}
 	if (a->live && (a->list_given || a->savings_given)) {
 		fprintf(stderr,
 			"mdkctl: mpc --live: the daemon's curves are those of its evaluate key, savings occupancy (no --policy or --savings)\n");
@@ -351,8 +371,8 @@ static int run_curves(const struct mpc_opts *a, struct mpc_curves *m)
 	m->npts = calloc(m->np, sizeof(*m->npts));
 	if (!m->pts || !m->npts)
 		return 1;
-	if (mdk_mpc_run(m->trace, m->pols, m->np, a->flags, m->pts, m->npts,
-			err, sizeof(err))) {
+	if (mdk_mpc_run_threads(m->trace, m->pols, m->np, a->flags, a->threads,
+				m->pts, m->npts, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: %s\n", err);
 		return 1;
 	}
