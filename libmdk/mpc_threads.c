@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <mdk/lopp.h>
@@ -46,13 +47,59 @@ struct win_buf {
 	size_t n, cap;
 };
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/*
+ * Room for @need ids in @b: mapped in 2 MiB pages where the kernel
+ * allows, since a fault per 4 KiB page of these buffers (tens of MiB,
+ * written once a step) would cost more than the copy into them.
+ */
+static int win_grow(struct win_buf *b, size_t need)
+{
+	size_t bytes, len;
+	uint8_t *p, *a;
+
+	if (need <= b->cap)
+		return 0;
+	need = MDK_MAX(need, b->cap * 2);
+	if (need > SIZE_MAX / sizeof(*b->ids) - 2 * HUGE_PAGE)
+		return -ENOMEM;
+	bytes = (need * sizeof(*b->ids) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	len = bytes + HUGE_PAGE;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + len > a + bytes)
+		munmap(a + bytes, (size_t)(p + len - (a + bytes)));
+	madvise(a, bytes, MADV_HUGEPAGE);
+	if (b->ids) {
+		memcpy(a, b->ids, b->n * sizeof(*b->ids));
+		munmap(b->ids, b->cap * sizeof(*b->ids));
+	}
+	b->ids = (uint64_t *)a;
+	b->cap = bytes / sizeof(*b->ids);
+	return 0;
+}
+
+static void win_free(struct win_buf *b)
+{
+	if (b->ids)
+		munmap(b->ids, b->cap * sizeof(*b->ids));
+}
+
 struct shared {
 	const char *trace;
 	uint32_t W;
 	unsigned int T;
+	unsigned int M; /* windows a thread decodes a step */
+	uint32_t K; /* windows a step: T x M */
 	size_t np;
 	uint64_t *bound; /* part q: regions bound[q - 1] <= r < bound[q] */
-	struct win_buf *buf; /* [2][T windows] */
+	struct win_buf *buf; /* [2][K windows] */
 	struct mdk__run **runs; /* each thread's generators */
 	pthread_barrier_t bar;
 	atomic_int failed;
@@ -89,22 +136,21 @@ static int fail(struct worker *wk, int ret)
 	return ret;
 }
 
-/* Window @w into @b.  0 or -errno. */
-static int read_window(struct mdk_trace_reader *r, uint32_t w,
+/* Window @w into @b, from the index (@seek) or the next window.  */
+static int read_window(struct mdk_trace_reader *r, uint32_t w, bool seek,
 		       struct win_buf *b, char *err, size_t errlen)
 {
 	struct mdk_trace_chunk c;
 	int ret;
 
 	b->n = 0;
-	ret = mdk_trace_reader_seek(r, w, err, errlen);
+	ret = seek ? mdk_trace_reader_seek(r, w, err, errlen) : 0;
 	if (ret)
 		return ret;
 	while ((ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {
 		if (c.window != w)
 			break;
-		if (mdk_grow((void **)&b->ids, &b->cap, b->n + c.n,
-			     sizeof(*b->ids)))
+		if (win_grow(b, b->n + c.n))
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 		memcpy(b->ids + b->n, c.ids, c.n * sizeof(*b->ids));
 		b->n += c.n;
@@ -153,15 +199,15 @@ static int cut_parts(struct shared *sh, struct mdk_trace_reader *r, char *err,
 	int ret = 0;
 
 	for (k = 0; !ret && k < nw; k++) {
-		ret = read_window(r, (uint32_t)((uint64_t)k * sh->W / nw), &b,
-				  err, errlen);
+		ret = read_window(r, (uint32_t)((uint64_t)k * sh->W / nw), true,
+				  &b, err, errlen);
 		if (!ret && mdk_grow((void **)&smp, &cap, n + b.n / 64 + 1,
 				     sizeof(*smp)))
 			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 		for (i = 0; !ret && i < b.n; i += 64)
 			smp[n++] = b.ids[i] >> MDK_LOPP_REGION_SHIFT;
 	}
-	free(b.ids);
+	win_free(&b);
 	if (!ret) {
 		qsort(smp, n, sizeof(*smp), cmp_u64);
 		for (q = 1; q < sh->T; q++)
@@ -178,8 +224,8 @@ static int feed(struct worker *wk, uint32_t w0, unsigned int set)
 	unsigned int wl, q = wk->id;
 	int ret;
 
-	for (wl = 0; wl < sh->T && w0 + wl < sh->W; wl++) {
-		const struct win_buf *b = &sh->buf[(size_t)set * sh->T + wl];
+	for (wl = 0; wl < sh->K && w0 + wl < sh->W; wl++) {
+		const struct win_buf *b = &sh->buf[(size_t)set * sh->K + wl];
 		size_t lo = q ? region_start(b->ids, b->n, sh->bound[q - 1]) :
 				0;
 		size_t hi = q + 1 < sh->T ?
@@ -227,22 +273,26 @@ static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct shared *sh = wk->sh;
-	uint32_t nb = (sh->W + sh->T - 1) / sh->T, step;
+	uint32_t nb = (sh->W + sh->K - 1) / sh->K, step, k;
 
 	/* Every thread passes every barrier, failed or not. */
 	for (step = 0; step <= nb; step++) {
-		if (step < nb && wk->id + step * sh->T < sh->W &&
-		    !atomic_load(&sh->failed)) {
-			int ret = read_window(
-				wk->r, wk->id + step * sh->T,
-				&sh->buf[(size_t)(step & 1) * sh->T + wk->id],
-				wk->err, ERRLEN);
+		/* Windows wk->id x M.. of the batch: one seek, then in turn. */
+		for (k = 0; step < nb && k < sh->M; k++) {
+			uint32_t wl = wk->id * sh->M + k, w = step * sh->K + wl;
+			int ret;
 
+			if (w >= sh->W || atomic_load(&sh->failed))
+				break;
+			ret = read_window(
+				wk->r, w, !k,
+				&sh->buf[(size_t)(step & 1) * sh->K + wl],
+				wk->err, ERRLEN);
 			if (ret)
 				fail(wk, ret);
 		}
 		if (step > 0 && !atomic_load(&sh->failed)) {
-			int ret = feed(wk, (step - 1) * sh->T, (step - 1) & 1);
+			int ret = feed(wk, (step - 1) * sh->K, (step - 1) & 1);
 
 			if (ret)
 				fail(wk, ret);
@@ -359,7 +409,7 @@ static int setup(struct shared *sh, struct worker *wk,
 		if (!wk[t].pm || !wk[t].src)
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	}
-	sh->buf = calloc(2 * (size_t)sh->T, sizeof(*sh->buf));
+	sh->buf = calloc(2 * (size_t)sh->K, sizeof(*sh->buf));
 	sh->bound = calloc(sh->T, sizeof(*sh->bound));
 	if (!sh->buf || !sh->bound)
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
@@ -380,8 +430,8 @@ static void teardown(struct shared *sh, struct worker *wk)
 		free(wk[t].pages);
 		free(wk[t].src);
 	}
-	for (i = 0; sh->buf && i < 2 * (size_t)sh->T; i++)
-		free(sh->buf[i].ids);
+	for (i = 0; sh->buf && i < 2 * (size_t)sh->K; i++)
+		win_free(&sh->buf[i]);
 	free(sh->buf);
 	free(sh->bound);
 	free(sh->runs);
@@ -404,6 +454,8 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
 			"curves: %u threads (expected 0 for every CPU, or 1..%u)",
 			nthreads, MDK_MPC_THREADS_MAX);
 	sh.T = nthreads ? nthreads : mdk_mpc_threads_online();
+	sh.M = 1;
+	sh.K = sh.T * sh.M;
 	if (sh.T == 1)
 		return mdk_mpc_run(trace, pols, np, flags, pts, npts, err,
 				   errlen);
