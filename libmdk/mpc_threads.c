@@ -4,20 +4,22 @@
  *
  * The intervals of different pages are independent and every histogram
  * is a sum over intervals, so the pages are cut into T parts, each thread
- * feeds its own stream and generators with the accesses of its part, and
- * the generators' histograms are summed at the end: the curves are those
- * of one thread, exactly.  A part is a hash of the page id's 2 MiB region
- * (id >> MDK_LOPP_REGION_SHIFT): parts are even whatever the id layout,
- * a page map leaf (64 ids) stays in one part, and L-OPP's per-region
- * features see every page of their region.  U(w) and first(w) are sums
- * over pages as well, so each part counts its own.
+ * feeds its own page map, stream and generators with the accesses of its
+ * part, and the generators' histograms are summed at the end: the curves
+ * are those of one thread, exactly.  U(w) and first(w) are sums over
+ * pages as well, so each part counts its own.  A part is a range of 2 MiB
+ * regions of ids (id >> MDK_LOPP_REGION_SHIFT), cut where a sample of the
+ * accesses puts as many in each: a page map leaf (64 ids) stays in one
+ * part, L-OPP's per-region features see every page of their region, and
+ * a part's ids are contiguous in every (sorted) window.
  *
- * Decoding and page mapping are shared too.  The trace goes in batches of
- * T windows; in each step thread t decodes window t of the next batch
- * (its own reader, seeking by the index) and sorts its ids into T
- * buffers, one per part, while it feeds part t of the current batch's
- * windows, in window order, through its own page map.  One barrier a
- * step; the buffers are double: the batch decoded and the batch fed.
+ * Decoding is shared too.  Windows are dealt to the threads in turn; a
+ * thread decodes its windows (its own reader, seeking by the index) into
+ * a ring of 2T window buffers, and feeds its part of every window in
+ * order as soon as the window is in the ring.  It waits only when it can
+ * do neither, so one thread set back by the scheduler holds the others up
+ * only once the ring is full.  A buffer is reused once every thread fed
+ * its window.
  *
  * Memory per thread: its generators (a copy of each fed policy's
  * histograms), its part of the page state and page map, and two windows'
@@ -95,12 +97,16 @@ struct shared {
 	const char *trace;
 	uint32_t W;
 	unsigned int T;
-	unsigned int M; /* windows a thread decodes a step */
-	uint32_t K; /* windows a step: T x M */
+	unsigned int M; /* consecutive windows a thread decodes in turn */
+	uint32_t R; /* window buffers: a ring of 2 x T x M */
 	size_t np;
 	uint64_t *bound; /* part q: regions bound[q - 1] <= r < bound[q] */
-	struct win_buf *buf; /* [2][K windows] */
+	struct win_buf *buf; /* [R]: window w in buf[w % R] */
+	atomic_uint *ready; /* [R]: w + 1 once window w is in buf[w % R] */
+	atomic_uint *fed; /* [R]: threads done with the window it holds */
 	struct mdk__run **runs; /* each thread's generators */
+	pthread_mutex_t mu; /* with cv: waiting for a window or a buffer */
+	pthread_cond_t cv;
 	pthread_barrier_t bar;
 	atomic_int failed;
 };
@@ -129,10 +135,19 @@ unsigned int mdk_mpc_threads_online(void)
 	return n > 0 ? (unsigned int)MDK_MIN(n, (long)MDK_MPC_THREADS_MAX) : 1;
 }
 
+/* Wake the waiting threads: a window or a buffer became available. */
+static void wake(struct shared *sh)
+{
+	pthread_mutex_lock(&sh->mu);
+	pthread_cond_broadcast(&sh->cv);
+	pthread_mutex_unlock(&sh->mu);
+}
+
 static int fail(struct worker *wk, int ret)
 {
 	wk->ret = ret;
 	atomic_store(&wk->sh->failed, 1);
+	wake(wk->sh);
 	return ret;
 }
 
@@ -217,39 +232,30 @@ static int cut_parts(struct shared *sh, struct mdk_trace_reader *r, char *err,
 	return ret;
 }
 
-/* This thread's part of windows @w0.. of buffer set @set. */
-static int feed(struct worker *wk, uint32_t w0, unsigned int set)
+/* This thread's part of window @w (in its buffer). */
+static int feed(struct worker *wk, uint32_t w)
 {
 	struct shared *sh = wk->sh;
-	unsigned int wl, q = wk->id;
+	const struct win_buf *b = &sh->buf[w % sh->R];
+	unsigned int q = wk->id;
+	size_t lo = q ? region_start(b->ids, b->n, sh->bound[q - 1]) : 0;
+	size_t hi = q + 1 < sh->T ? region_start(b->ids, b->n, sh->bound[q]) :
+				    b->n;
+	struct mdk_trace_chunk c = { .window = w,
+				     .window_end = true,
+				     .n = hi > lo ? hi - lo : 0,
+				     .ids = b->ids + lo };
 	int ret;
 
-	for (wl = 0; wl < sh->K && w0 + wl < sh->W; wl++) {
-		const struct win_buf *b = &sh->buf[(size_t)set * sh->K + wl];
-		size_t lo = q ? region_start(b->ids, b->n, sh->bound[q - 1]) :
-				0;
-		size_t hi = q + 1 < sh->T ?
-				    region_start(b->ids, b->n, sh->bound[q]) :
-				    b->n;
-		struct mdk_trace_chunk c = { .window = w0 + wl,
-					     .window_end = true,
-					     .n = hi > lo ? hi - lo : 0,
-					     .ids = b->ids + lo };
-
-		if (mdk_grow((void **)&wk->pages, &wk->pcap, c.n ? c.n : 1,
-			     sizeof(*wk->pages)))
-			return mdk_err(wk->err, ERRLEN, -ENOMEM,
-				       "out of memory");
-		ret = mdk__pagemap_map(wk->pm, c.ids, c.n, wk->pages);
-		if (ret)
-			return mdk_err(wk->err, ERRLEN, ret, "%s: page map: %s",
-				       sh->trace, strerror(-ret));
-		c.pages = wk->pages;
-		ret = mdk__run_chunk(sh->runs[q], &c, wk->err, ERRLEN);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	if (mdk_grow((void **)&wk->pages, &wk->pcap, c.n ? c.n : 1,
+		     sizeof(*wk->pages)))
+		return mdk_err(wk->err, ERRLEN, -ENOMEM, "out of memory");
+	ret = mdk__pagemap_map(wk->pm, c.ids, c.n, wk->pages);
+	if (ret)
+		return mdk_err(wk->err, ERRLEN, ret, "%s: page map: %s",
+			       sh->trace, strerror(-ret));
+	c.pages = wk->pages;
+	return mdk__run_chunk(sh->runs[q], &c, wk->err, ERRLEN);
 }
 
 /* Slice wk->id of every fed generator: the other threads' added in. */
@@ -269,36 +275,102 @@ static void merge(struct worker *wk)
 	}
 }
 
+/*
+ * The next window thread @id decodes after @w (W: none): blocks of M
+ * windows are dealt to the threads in turn, block b to thread b % T.
+ */
+static uint32_t next_own(const struct shared *sh, unsigned int id, uint64_t w)
+{
+	uint64_t n = w + 1, b = n / sh->M;
+
+	if (b % sh->T != id) {
+		b += (id + sh->T - b % sh->T) % sh->T;
+		n = b * sh->M;
+	}
+	return n < sh->W ? (uint32_t)n : sh->W;
+}
+
+/* Decode window @w if its buffer is free; 1 done, 0 not yet, -errno. */
+static int try_decode(struct worker *wk, uint32_t w)
+{
+	struct shared *sh = wk->sh;
+	uint32_t s = w % sh->R;
+	int ret;
+
+	/* Free: never used, or its window fed by every thread. */
+	if (w >= sh->R && atomic_load(&sh->fed[s]) < sh->T)
+		return 0;
+	/* A block's first window is found by the index, the others follow. */
+	ret = read_window(wk->r, w, w % sh->M == 0, &sh->buf[s], wk->err,
+			  ERRLEN);
+	if (ret)
+		return ret;
+	atomic_store(&sh->fed[s], 0);
+	atomic_store(&sh->ready[s], w + 1);
+	wake(sh);
+	return 1;
+}
+
+/*
+ * The pass: decode this thread's windows into the ring, feed its part of
+ * every window in order, and wait only when it can do neither -- a thread
+ * set back by the scheduler holds the others up only once the ring is
+ * full.
+ */
+static void pass(struct worker *wk)
+{
+	struct shared *sh = wk->sh;
+	uint32_t fw = 0, dec = (uint64_t)wk->id * sh->M < sh->W ?
+				       wk->id * sh->M :
+				       sh->W;
+	while ((fw < sh->W || dec < sh->W) && !atomic_load(&sh->failed)) {
+		bool progress = false;
+		int ret;
+
+		while (fw < sh->W &&
+		       atomic_load(&sh->ready[fw % sh->R]) == fw + 1) {
+			ret = feed(wk, fw);
+			if (ret) {
+				fail(wk, ret);
+				return;
+			}
+			atomic_fetch_add(&sh->fed[fw % sh->R], 1);
+			if (atomic_load(&sh->fed[fw % sh->R]) == sh->T)
+				wake(sh);
+			fw++;
+			progress = true;
+		}
+		if (dec < sh->W) {
+			ret = try_decode(wk, dec);
+			if (ret < 0) {
+				fail(wk, ret);
+				return;
+			}
+			if (ret) {
+				dec = next_own(sh, wk->id, dec);
+				progress = true;
+			}
+		}
+		if (progress)
+			continue;
+		pthread_mutex_lock(&sh->mu);
+		while (!atomic_load(&sh->failed) &&
+		       !(fw < sh->W &&
+			 atomic_load(&sh->ready[fw % sh->R]) == fw + 1) &&
+		       !(dec < sh->W &&
+			 (dec < sh->R ||
+			  atomic_load(&sh->fed[dec % sh->R]) >= sh->T)))
+			pthread_cond_wait(&sh->cv, &sh->mu);
+		pthread_mutex_unlock(&sh->mu);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct shared *sh = wk->sh;
-	uint32_t nb = (sh->W + sh->K - 1) / sh->K, step, k;
 
-	/* Every thread passes every barrier, failed or not. */
-	for (step = 0; step <= nb; step++) {
-		/* Windows wk->id x M.. of the batch: one seek, then in turn. */
-		for (k = 0; step < nb && k < sh->M; k++) {
-			uint32_t wl = wk->id * sh->M + k, w = step * sh->K + wl;
-			int ret;
-
-			if (w >= sh->W || atomic_load(&sh->failed))
-				break;
-			ret = read_window(
-				wk->r, w, !k,
-				&sh->buf[(size_t)(step & 1) * sh->K + wl],
-				wk->err, ERRLEN);
-			if (ret)
-				fail(wk, ret);
-		}
-		if (step > 0 && !atomic_load(&sh->failed)) {
-			int ret = feed(wk, (step - 1) * sh->K, (step - 1) & 1);
-
-			if (ret)
-				fail(wk, ret);
-		}
-		pthread_barrier_wait(&sh->bar);
-	}
+	pass(wk);
 	if (!atomic_load(&sh->failed)) {
 		int ret = mdk__run_tails(sh->runs[wk->id], wk->err, ERRLEN);
 
@@ -409,9 +481,11 @@ static int setup(struct shared *sh, struct worker *wk,
 		if (!wk[t].pm || !wk[t].src)
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	}
-	sh->buf = calloc(2 * (size_t)sh->K, sizeof(*sh->buf));
+	sh->buf = calloc(sh->R, sizeof(*sh->buf));
+	sh->ready = calloc(sh->R, sizeof(*sh->ready));
+	sh->fed = calloc(sh->R, sizeof(*sh->fed));
 	sh->bound = calloc(sh->T, sizeof(*sh->bound));
-	if (!sh->buf || !sh->bound)
+	if (!sh->buf || !sh->ready || !sh->fed || !sh->bound)
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	return cut_parts(sh, wk[0].r, err, errlen);
 }
@@ -430,9 +504,11 @@ static void teardown(struct shared *sh, struct worker *wk)
 		free(wk[t].pages);
 		free(wk[t].src);
 	}
-	for (i = 0; sh->buf && i < 2 * (size_t)sh->K; i++)
+	for (i = 0; sh->buf && i < sh->R; i++)
 		win_free(&sh->buf[i]);
 	free(sh->buf);
+	free(sh->ready);
+	free(sh->fed);
 	free(sh->bound);
 	free(sh->runs);
 	free(wk);
@@ -454,8 +530,9 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
 			"curves: %u threads (expected 0 for every CPU, or 1..%u)",
 			nthreads, MDK_MPC_THREADS_MAX);
 	sh.T = nthreads ? nthreads : mdk_mpc_threads_online();
+	/* One window a block: the ring holds two windows a thread. */
 	sh.M = 1;
-	sh.K = sh.T * sh.M;
+	sh.R = 2 * sh.T * sh.M;
 	if (sh.T == 1)
 		return mdk_mpc_run(trace, pols, np, flags, pts, npts, err,
 				   errlen);
@@ -472,9 +549,13 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
 	}
 	ret = setup(&sh, wk, pols, err, errlen);
 	if (!ret) {
+		pthread_mutex_init(&sh.mu, NULL);
+		pthread_cond_init(&sh.cv, NULL);
 		pthread_barrier_init(&sh.bar, NULL, sh.T);
 		ret = run_threads(&sh, wk, err, errlen);
 		pthread_barrier_destroy(&sh.bar);
+		pthread_cond_destroy(&sh.cv);
+		pthread_mutex_destroy(&sh.mu);
 	}
 	if (!ret) {
 		mdk__run_derive(sh.runs[0]);
