@@ -101,6 +101,16 @@ int mdk__run_chunk(struct mdk__run *rn, const struct mdk_trace_chunk *c,
 int mdk__run_tails(struct mdk__run *rn, char *err, size_t errlen);
 /* mdk__run_derive() - the generators not fed, from those they nest in. */
 void mdk__run_derive(struct mdk__run *rn);
+/*
+ * The same in two steps, each split into @nparts parts that threads may
+ * run at once: part @part of the ring slots of every derived generator,
+ * then, once every part is done, the rest of derived generators @part,
+ * @part + @nparts, ...
+ */
+void mdk__run_derive_part(struct mdk__run *rn, unsigned int part,
+			  unsigned int nparts);
+void mdk__run_derive_finish(struct mdk__run *rn, unsigned int part,
+			    unsigned int nparts);
 /* mdk__run_eval() - every policy's points, as mdk_mpc_run() returns them. */
 int mdk__run_eval(struct mdk__run *rn, unsigned int flags,
 		  struct mdk_point **pts, size_t *npts, char *err,

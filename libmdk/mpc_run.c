@@ -66,24 +66,20 @@ static bool can_derive(const struct mdk_mpc *c, const struct mdk_mpc *f,
 	return false;
 }
 
-/* Fill @c's histograms from @f's through the bin maps of @d. */
-static void derive(struct mdk_mpc *c, const struct mdk_mpc *f,
-		   const struct mdk__derive *d)
+/*
+ * @c's rows and tails of ring slots @lo..@hi-1 from @f's through the bin
+ * maps of @d: slots are independent, so threads may split them.
+ */
+static void derive_slots(struct mdk_mpc *c, const struct mdk_mpc *f,
+			 const struct mdk__derive *d, uint32_t lo, uint32_t hi)
 {
-	uint32_t cap = f->g.cap, s, rb, gb;
-	uint64_t *fcnt = NULL;
+	uint32_t s, rb, gb;
 
-	memcpy(c->slotwin, f->slotwin, cap * sizeof(*c->slotwin));
-	memcpy(c->acc, f->acc, cap * sizeof(*c->acc));
-	memcpy(c->first, f->first, cap * sizeof(*c->first));
-	c->started = f->started;
-	c->hi_seen = f->hi_seen;
-	memset(c->rows, 0, (size_t)cap * c->g.cells * sizeof(*c->rows));
-	memset(c->open, 0, (size_t)cap * c->g.nr * sizeof(*c->open));
-	memset(c->gsum, 0, c->g.cells * sizeof(*c->gsum));
-	if (f->gsum_derived)
-		fcnt = calloc(f->g.cells, sizeof(*fcnt));
-	for (s = 0; s < cap; s++) {
+	memset(c->rows + (size_t)lo * c->g.cells, 0,
+	       (size_t)(hi - lo) * c->g.cells * sizeof(*c->rows));
+	memset(c->open + (size_t)lo * c->g.nr, 0,
+	       (size_t)(hi - lo) * c->g.nr * sizeof(*c->open));
+	for (s = lo; s < hi; s++) {
 		const uint32_t *fr = f->rows + (size_t)s * f->g.cells;
 		uint32_t *cr = c->rows + (size_t)s * c->g.cells;
 
@@ -93,24 +89,44 @@ static void derive(struct mdk_mpc *c, const struct mdk_mpc *f,
 
 			for (gb = 0; gb < f->g.ng; gb++)
 				crr[d->gmap[gb]] += frr[gb];
-			if (fcnt)
-				for (gb = 0; gb < f->g.ng; gb++)
-					fcnt[(size_t)rb * f->g.ng + gb] +=
-						frr[gb];
 			c->open[(size_t)s * c->g.nr + d->rmap[rb]] +=
 				f->open[(size_t)s * f->g.nr + rb];
 		}
 	}
-	if (!c->gsum_derived)
-		for (rb = 0; rb < f->g.nr; rb++)
-			for (gb = 0; gb < f->g.ng; gb++) {
-				size_t fc = (size_t)rb * f->g.ng + gb;
-				uint64_t sum = fcnt ? fcnt[fc] * f->gval[gb] :
-						      f->gsum[fc];
+}
 
-				c->gsum[(size_t)d->rmap[rb] * c->g.ng +
-					d->gmap[gb]] += sum;
-			}
+/* The rest of @c from @f: window counts and the gaps' sums. */
+static void derive_finish(struct mdk_mpc *c, const struct mdk_mpc *f,
+			  const struct mdk__derive *d)
+{
+	uint32_t cap = f->g.cap, s, rb, gb;
+	uint64_t *fcnt = NULL;
+
+	memcpy(c->slotwin, f->slotwin, cap * sizeof(*c->slotwin));
+	memcpy(c->acc, f->acc, cap * sizeof(*c->acc));
+	memcpy(c->first, f->first, cap * sizeof(*c->first));
+	c->started = f->started;
+	c->hi_seen = f->hi_seen;
+	memset(c->gsum, 0, c->g.cells * sizeof(*c->gsum));
+	if (c->gsum_derived)
+		return; /* computed at evaluation */
+	if (f->gsum_derived) {
+		/* f keeps no sums: its counts x their one length each. */
+		fcnt = calloc(f->g.cells, sizeof(*fcnt));
+		for (s = 0; fcnt && s < cap; s++)
+			for (rb = 0; rb < f->g.cells; rb++)
+				fcnt[rb] +=
+					f->rows[(size_t)s * f->g.cells + rb];
+	}
+	for (rb = 0; rb < f->g.nr; rb++)
+		for (gb = 0; gb < f->g.ng; gb++) {
+			size_t fc = (size_t)rb * f->g.ng + gb;
+			uint64_t sum = fcnt ? fcnt[fc] * f->gval[gb] :
+					      f->gsum[fc];
+
+			c->gsum[(size_t)d->rmap[rb] * c->g.ng + d->gmap[gb]] +=
+				sum;
+		}
 	free(fcnt);
 }
 
@@ -296,13 +312,38 @@ int mdk__run_tails(struct mdk__run *rn, char *err, size_t errlen)
 	return 0;
 }
 
-void mdk__run_derive(struct mdk__run *rn)
+void mdk__run_derive_part(struct mdk__run *rn, unsigned int part,
+			  unsigned int nparts)
 {
 	size_t i;
 
 	for (i = 0; i < rn->np; i++)
+		if (rn->from[i] != SIZE_MAX) {
+			uint32_t cap = rn->gens[i]->g.cap;
+
+			derive_slots(rn->gens[i], rn->gens[rn->from[i]],
+				     &rn->dv[i],
+				     (uint32_t)((uint64_t)cap * part / nparts),
+				     (uint32_t)((uint64_t)cap * (part + 1) /
+						nparts));
+		}
+}
+
+void mdk__run_derive_finish(struct mdk__run *rn, unsigned int part,
+			    unsigned int nparts)
+{
+	size_t i;
+
+	for (i = part; i < rn->np; i += nparts)
 		if (rn->from[i] != SIZE_MAX)
-			derive(rn->gens[i], rn->gens[rn->from[i]], &rn->dv[i]);
+			derive_finish(rn->gens[i], rn->gens[rn->from[i]],
+				      &rn->dv[i]);
+}
+
+void mdk__run_derive(struct mdk__run *rn)
+{
+	mdk__run_derive_part(rn, 0, 1);
+	mdk__run_derive_finish(rn, 0, 1);
 }
 
 void mdk__run_free(struct mdk__run *rn)

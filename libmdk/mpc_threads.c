@@ -54,7 +54,7 @@ struct win_buf {
 /*
  * Room for @need ids in @b: mapped in 2 MiB pages where the kernel
  * allows, since a fault per 4 KiB page of these buffers (tens of MiB,
- * written once a step) would cost more than the copy into them.
+ * written once a window) would cost more than the copy into them.
  */
 static int win_grow(struct win_buf *b, size_t need)
 {
@@ -105,6 +105,9 @@ struct shared {
 	atomic_uint *ready; /* [R]: w + 1 once window w is in buf[w % R] */
 	atomic_uint *fed; /* [R]: threads done with the window it holds */
 	struct mdk__run **runs; /* each thread's generators */
+	unsigned int flags; /* evaluation flags */
+	struct mdk_point **pts; /* the points of policy i, by thread i % T */
+	size_t *npts;
 	pthread_mutex_t mu; /* with cv: waiting for a window or a buffer */
 	pthread_cond_t cv;
 	pthread_barrier_t bar;
@@ -200,29 +203,30 @@ static int cmp_u64(const void *a, const void *b)
 
 /*
  * The parts: T ranges of regions holding about as many accesses each in
- * a sample of the trace (every 64th access of up to 16 windows spread
- * over it).  Any cut gives the same curves; an even one, the speed.
+ * a sample of the trace (up to 8192 accesses, evenly spaced, of each of
+ * up to 8 windows spread over it).  Any cut gives the same curves; an
+ * even one, the speed.
  */
 static int cut_parts(struct shared *sh, struct mdk_trace_reader *r, char *err,
 		     size_t errlen)
 {
-	uint32_t nw = MDK_MIN(sh->W, 16u), k;
-	struct win_buf b = { 0 };
+	uint32_t nw = MDK_MIN(sh->W, 8u), k;
+	struct win_buf *b = &sh->buf[0]; /* free until the pass */
 	uint64_t *smp = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i, step;
 	unsigned int q;
 	int ret = 0;
 
 	for (k = 0; !ret && k < nw; k++) {
 		ret = read_window(r, (uint32_t)((uint64_t)k * sh->W / nw), true,
-				  &b, err, errlen);
-		if (!ret && mdk_grow((void **)&smp, &cap, n + b.n / 64 + 1,
+				  b, err, errlen);
+		step = MDK_MAX(b->n / 8192, (size_t)1);
+		if (!ret && mdk_grow((void **)&smp, &cap, n + b->n / step + 1,
 				     sizeof(*smp)))
 			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
-		for (i = 0; !ret && i < b.n; i += 64)
-			smp[n++] = b.ids[i] >> MDK_LOPP_REGION_SHIFT;
+		for (i = 0; !ret && i < b->n; i += step)
+			smp[n++] = b->ids[i] >> MDK_LOPP_REGION_SHIFT;
 	}
-	win_free(&b);
 	if (!ret) {
 		qsort(smp, n, sizeof(*smp), cmp_u64);
 		for (q = 1; q < sh->T; q++)
@@ -365,6 +369,30 @@ static void pass(struct worker *wk)
 	}
 }
 
+/* Every thread's histograms into the first's, then its curves. */
+static void finish(struct worker *wk)
+{
+	struct shared *sh = wk->sh;
+	struct mdk__run *r0 = sh->runs[0];
+	size_t i;
+
+	merge(wk);
+	pthread_barrier_wait(&sh->bar);
+	mdk__run_derive_part(r0, wk->id, sh->T);
+	pthread_barrier_wait(&sh->bar);
+	mdk__run_derive_finish(r0, wk->id, sh->T);
+	pthread_barrier_wait(&sh->bar);
+	for (i = wk->id; i < sh->np && !atomic_load(&sh->failed); i += sh->T) {
+		long n = mdk_mpc_eval(r0->gens[i], 0, r0->W - 1, sh->flags,
+				      &sh->pts[i], wk->err, ERRLEN);
+
+		if (n < 0)
+			fail(wk, (int)n);
+		else
+			sh->npts[i] = (size_t)n;
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
@@ -378,8 +406,9 @@ static void *worker_main(void *arg)
 			fail(wk, ret);
 	}
 	pthread_barrier_wait(&sh->bar);
+	/* The same for all: the flag is not set past the barrier. */
 	if (!atomic_load(&sh->failed))
-		merge(wk);
+		finish(wk);
 	return NULL;
 }
 
@@ -519,7 +548,11 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
 			struct mdk_point **pts, size_t *npts, char *err,
 			size_t errlen)
 {
-	struct shared sh = { .trace = trace, .np = np };
+	struct shared sh = { .trace = trace,
+			     .np = np,
+			     .flags = flags,
+			     .pts = pts,
+			     .npts = npts };
 	struct worker *wk;
 	size_t i;
 	int ret;
@@ -556,10 +589,6 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
 		pthread_barrier_destroy(&sh.bar);
 		pthread_cond_destroy(&sh.cv);
 		pthread_mutex_destroy(&sh.mu);
-	}
-	if (!ret) {
-		mdk__run_derive(sh.runs[0]);
-		ret = mdk__run_eval(sh.runs[0], flags, pts, npts, err, errlen);
 	}
 	if (ret)
 		for (i = 0; i < np; i++) {

@@ -32,7 +32,8 @@
 # Targets (from the libmdk issue): age, vmin, paw within 2x the floor;
 # opp within 3x; pace within 5x; all five of the big trace in under 10 s
 # and 1 GiB; on every CPU (2 or more) the big trace's five curves at least
-# 1.7x faster in wall time than on one thread.  They are reported, not
+# 1.7x faster in wall time than on one thread (the small trace's speed-up
+# is shown without a target: its pass is shorter than the setup).  They are reported, not
 # enforced: a benchmark measures.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -100,9 +101,9 @@ threads() {
 		w=$(val "$out/$name-threads-$k.txt" seconds)
 		verdict=""
 		if [ "$k" = "$n" ]; then
-			verdict=$(awk -v a="$s1" -v b="$w" -v n="$n" 'BEGIN {
+			verdict=$(awk -v a="$s1" -v b="$w" -v n="$n" -v name="$name" 'BEGIN {
 				x = a / b
-				if (n < 2) printf "%.2fx of 1 thread", x
+				if (n < 2 || name != "big") printf "%.2fx of 1 thread", x
 				else printf "%.2fx of 1 thread, >=1.7x %s", x,
 					(x >= 1.7 ? "met" : "MISSED") }')
 		fi
