@@ -15,11 +15,15 @@
  *   bench_mdk sim TRACE POLICY N simulate the first N settings of POLICY's
  *                                default grid (spread over it), one pass
  *                                each, as a user without MPCs would
+ *   bench_mdk spin THREADS       a fixed busy loop on each of THREADS
+ *                                threads: how much the machine runs at once
+ *                                now (a calibration for the speed-ups)
  *   bench_mdk train TRACE RHO [MODEL]
  *                                L-OPP's training as mdkctl train does it
  *                                (the model written to MODEL)
  *                                (defaults: 20% held out, 512K rows)
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +226,38 @@ static int cmd_sim(int argc, char **argv)
 	return 0;
 }
 
+static void *spin(void *arg)
+{
+	volatile uint64_t x = 0;
+	uint64_t i;
+
+	(void)arg;
+	for (i = 0; i < 400000000ull; i++)
+		x += i;
+	return NULL;
+}
+
+static int cmd_spin(int argc, char **argv)
+{
+	pthread_t th[64];
+	double t0 = now();
+	long n, i;
+
+	if (argc < 3)
+		return die("usage: spin THREADS");
+	n = strtol(argv[2], NULL, 0);
+	if (n < 1 || n > 64)
+		return die("spin: 1 to 64 threads");
+	for (i = 0; i < n; i++)
+		if (pthread_create(&th[i], NULL, spin, NULL))
+			return die("spin: cannot create a thread");
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	printf("seconds %.3f\ncpu %.3f\nrss_kib %ld\n", now() - t0, cpu(),
+	       peak_rss_kib());
+	return 0;
+}
+
 static int cmd_train(int argc, char **argv)
 {
 	struct mdk_lopp_train_opts o = { .holdout = 0.2 };
@@ -258,5 +294,7 @@ int main(int argc, char **argv)
 		return cmd_sim(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "train"))
 		return cmd_train(argc, argv);
-	return die("usage: bench_mdk gen|floor|mpc|sim|train ...");
+	if (argc > 1 && !strcmp(argv[1], "spin"))
+		return cmd_spin(argc, argv);
+	return die("usage: bench_mdk gen|floor|mpc|sim|spin|train ...");
 }

@@ -12,7 +12,9 @@
 #   all five   age, vmin, paw, pace and opp together in one pass
 #   threads    all five through mdk_mpc_run_threads() on 1 thread and on
 #              every CPU (mdkctl mpc --threads): the speed-up is the ratio
-#              of their wall times, both measured in this run
+#              of their wall times, both measured in this run; beside it,
+#              the speed-up of a busy loop on as many threads measured
+#              just before (what the machine's shared cores gave then)
 #   L-OPP      mdkctl train's work at rho 1%: features of every access,
 #              OPP's labels per window, a liblinear fit on the sampled
 #              rows (at most 512K) and their assessment; then lopp's curve
@@ -91,21 +93,28 @@ trace() {
 # threads NAME TRACE FLOORCPU RECORDS: all five on 1 thread and on every
 # CPU, the fastest of $reps by wall time; the speed-up is wall 1 / wall N
 threads() {
-	local name=$1 t=$2 fcpu=$3 recs=$4 n k c w s1 verdict
+	local name=$1 t=$2 fcpu=$3 recs=$4 n k c w s1 spin verdict
 	n=$(nproc)
+	by=seconds run "$name-spin-1" spin 1
+	by=seconds run "$name-spin-$n" spin "$n"
 	by=seconds run "$name-threads-1" mpc "$t" age,vmin,paw,pace,opp 1
 	by=seconds run "$name-threads-$n" mpc "$t" age,vmin,paw,pace,opp 0
 	s1=$(val "$out/$name-threads-1.txt" seconds)
+	# Each thread of the busy loop does the one thread's work.
+	spin=$(awk -v a="$(val "$out/$name-spin-1.txt" seconds)" -v n="$n" \
+		-v b="$(val "$out/$name-spin-$n.txt" seconds)" 'BEGIN { printf "%.2f", n * a / b }')
 	for k in 1 "$n"; do
 		c=$(val "$out/$name-threads-$k.txt" cpu)
 		w=$(val "$out/$name-threads-$k.txt" seconds)
 		verdict=""
 		if [ "$k" = "$n" ]; then
-			verdict=$(awk -v a="$s1" -v b="$w" -v n="$n" -v name="$name" 'BEGIN {
+			verdict=$(awk -v a="$s1" -v b="$w" -v n="$n" -v name="$name" \
+				-v spin="$spin" 'BEGIN {
 				x = a / b
 				if (n < 2 || name != "big") printf "%.2fx of 1 thread", x
 				else printf "%.2fx of 1 thread, >=1.7x %s", x,
-					(x >= 1.7 ? "met" : "MISSED") }')
+					(x >= 1.7 ? "met" : "MISSED")
+				printf " (busy loop: %sx)", spin }')
 		fi
 		printf '%-22s %9s %8.2f %8.2f %9.2f %9.1f %8d MiB  %s\n' \
 			"all five, $k thread$([ "$k" = 1 ] || echo s)" \
