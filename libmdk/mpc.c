@@ -35,12 +35,13 @@
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /*
- * The rows: zeroed and, when large, mapped on their own in 2 MiB pages
- * where the kernel allows (transparent huge pages on madvise): a pass
- * touches them sparsely, and with threads every copy is summed at the
- * end, so 4 KiB pages would cost a fault per page touched.
+ * Large arrays (a generator's rows, the threads' window buffers) are
+ * mapped on their own, zeroed, in 2 MiB pages where the kernel allows
+ * (transparent huge pages on madvise): a pass touches rows sparsely, and
+ * with threads every copy is summed at the end, so 4 KiB pages would cost
+ * a fault per page touched.  Below 2 MiB, calloc (*@maplen 0).
  */
-static uint32_t *rows_alloc(size_t bytes, size_t *maplen)
+void *mdk__mpc_huge_zalloc(size_t bytes, size_t *maplen)
 {
 	size_t keep = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	size_t len = keep + HUGE_PAGE;
@@ -49,6 +50,8 @@ static uint32_t *rows_alloc(size_t bytes, size_t *maplen)
 	*maplen = 0;
 	if (bytes < HUGE_PAGE)
 		return calloc(bytes ? bytes : 1, 1);
+	if (bytes > SIZE_MAX - 2 * HUGE_PAGE)
+		return NULL;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		 -1, 0);
 	if (p == MAP_FAILED)
@@ -60,7 +63,15 @@ static uint32_t *rows_alloc(size_t bytes, size_t *maplen)
 		munmap(a + keep, (size_t)(p + len - (a + keep)));
 	madvise(a, keep, MADV_HUGEPAGE);
 	*maplen = keep;
-	return (uint32_t *)a;
+	return a;
+}
+
+void mdk__mpc_huge_free(void *p, size_t maplen)
+{
+	if (maplen)
+		munmap(p, maplen);
+	else
+		free(p);
 }
 
 size_t mdk_mpc_memory(const struct mdk_mpc *m)
@@ -75,10 +86,8 @@ void mdk_mpc_free(struct mdk_mpc *m)
 	free(m->rbin);
 	free(m->gbin);
 	free(m->gval);
-	if (m->rows_map)
-		munmap(m->rows, m->rows_map);
-	else
-		free(m->rows);
+	if (m->rows)
+		mdk__mpc_huge_free(m->rows, m->rows_map);
 	free(m->gsum);
 	free(m->open);
 	free(m->acc);
@@ -185,7 +194,7 @@ int mdk_mpc_new(struct mdk_policy *p, uint32_t capacity, struct mdk_mpc **out,
 			m->gval[m->gbin[x]] = x;
 		}
 	}
-	m->rows = rows_alloc((size_t)rows_bytes, &m->rows_map);
+	m->rows = mdk__mpc_huge_zalloc((size_t)rows_bytes, &m->rows_map);
 	m->gsum = calloc(m->g.cells, sizeof(*m->gsum));
 	m->open = calloc((size_t)capacity * m->g.nr, sizeof(*m->open));
 	m->acc = calloc(capacity, sizeof(*m->acc));

@@ -118,6 +118,14 @@ int mdk__run_eval(struct mdk__run *rn, unsigned int flags,
 void mdk__run_free(struct mdk__run *rn);
 
 /*
+ * mdk__mpc_huge_zalloc() - @bytes zeroed, in 2 MiB pages when large (see
+ * mpc.c); free with mdk__mpc_huge_free() and the *@maplen it set.  NULL
+ * when out of memory.
+ */
+void *mdk__mpc_huge_zalloc(size_t bytes, size_t *maplen);
+void mdk__mpc_huge_free(void *p, size_t maplen);
+
+/*
  * mdk__mpc_merge() - add the histograms and window counts of @src[0..n-1]
  * (generators of the same policy and capacity, fed the same windows) to
  * @dst's, over part @part of @nparts of each array, so that @nparts

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <mdk/lopp.h>
@@ -43,54 +42,40 @@
 
 #define ERRLEN 512
 
-/* A window's ids, sorted. */
+/* A window's ids, sorted, in 2 MiB pages (mdk__mpc_huge_zalloc()). */
 struct win_buf {
 	uint64_t *ids;
-	size_t n, cap;
+	size_t n, cap, map;
 };
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
-/*
- * Room for @need ids in @b: mapped in 2 MiB pages where the kernel
- * allows, since a fault per 4 KiB page of these buffers (tens of MiB,
- * written once a window) would cost more than the copy into them.
- */
+/* Room for @need ids in @b; 0 or -ENOMEM. */
 static int win_grow(struct win_buf *b, size_t need)
 {
-	size_t bytes, len;
-	uint8_t *p, *a;
+	uint64_t *ids;
+	size_t map;
 
 	if (need <= b->cap)
 		return 0;
 	need = MDK_MAX(need, b->cap * 2);
-	if (need > SIZE_MAX / sizeof(*b->ids) - 2 * HUGE_PAGE)
+	if (need > SIZE_MAX / sizeof(*ids))
 		return -ENOMEM;
-	bytes = (need * sizeof(*b->ids) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	len = bytes + HUGE_PAGE;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
-	if (p == MAP_FAILED)
+	ids = mdk__mpc_huge_zalloc(need * sizeof(*ids), &map);
+	if (!ids)
 		return -ENOMEM;
-	a = (uint8_t *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	if (p + len > a + bytes)
-		munmap(a + bytes, (size_t)(p + len - (a + bytes)));
-	madvise(a, bytes, MADV_HUGEPAGE);
 	if (b->ids) {
-		memcpy(a, b->ids, b->n * sizeof(*b->ids));
-		munmap(b->ids, b->cap * sizeof(*b->ids));
+		memcpy(ids, b->ids, b->n * sizeof(*ids));
+		mdk__mpc_huge_free(b->ids, b->map);
 	}
-	b->ids = (uint64_t *)a;
-	b->cap = bytes / sizeof(*b->ids);
+	b->ids = ids;
+	b->cap = need;
+	b->map = map;
 	return 0;
 }
 
 static void win_free(struct win_buf *b)
 {
 	if (b->ids)
-		munmap(b->ids, b->cap * sizeof(*b->ids));
+		mdk__mpc_huge_free(b->ids, b->map);
 }
 
 struct shared {
