@@ -464,7 +464,10 @@ static int run_threads(struct shared *sh, struct worker *wk, char *err,
 	return ret;
 }
 
-/* Each thread's reader, page map and generators. */
+/*
+ * Each thread's reader, page map and generators: 0, -errno, or 1 when the
+ * trace cannot be sought in (read it on one thread).
+ */
 static int setup(struct shared *sh, struct worker *wk,
 		 struct mdk_policy *const *pols, char *err, size_t errlen)
 {
@@ -487,6 +490,9 @@ static int setup(struct shared *sh, struct worker *wk,
 		wk[t].r = rn->r;
 		rn->r = NULL;
 		sh->W = rn->W;
+		/* Threads seek; a reader that cannot is read on one thread. */
+		if (!t && mdk_trace_reader_seek(wk[t].r, 0, err, errlen))
+			return 1;
 		ret = mdk__run_gens(rn, pols, err, errlen);
 		if (ret)
 			return ret;
@@ -566,6 +572,11 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
 	}
 	ret = setup(&sh, wk, pols, err, errlen);
+	if (ret == 1) {
+		teardown(&sh, wk);
+		return mdk_mpc_run(trace, pols, np, flags, pts, npts, err,
+				   errlen);
+	}
 	if (!ret) {
 		pthread_mutex_init(&sh.mu, NULL);
 		pthread_cond_init(&sh.cv, NULL);

@@ -173,9 +173,9 @@ int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
  * thread decodes a share of the windows and feeds one part's intervals to
  * its own copy of the histograms, which are summed at the end: the points
  * equal mdk_mpc_run()'s exactly.  Memory grows by a copy of the fed
- * histograms and two windows of records (8 bytes each) a thread.  Needs
- * a seekable trace.  Returns 0, -EINVAL (@nthreads out of range) or
- * -errno.
+ * histograms and two windows of records (8 bytes each) a thread.  A
+ * trace the reader cannot seek in is read on one thread.  Returns 0,
+ * -EINVAL (@nthreads out of range) or -errno.
  */
 #define MDK_MPC_THREADS_MAX 1024u
 
