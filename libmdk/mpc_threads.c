@@ -91,8 +91,9 @@ struct shared {
 	atomic_uint *fed; /* [R]: threads done with the window it holds */
 	struct mdk__run **runs; /* each thread's generators */
 	unsigned int flags; /* evaluation flags */
-	struct mdk_point **pts; /* the points of policy i, by thread i % T */
+	struct mdk_point **pts; /* the points of policy i, by thread who[i] */
 	size_t *npts;
+	unsigned int *who;
 	pthread_mutex_t mu; /* with cv: waiting for a window or a buffer */
 	pthread_cond_t cv;
 	pthread_barrier_t bar;
@@ -367,10 +368,13 @@ static void finish(struct worker *wk)
 	pthread_barrier_wait(&sh->bar);
 	mdk__run_derive_finish(r0, wk->id, sh->T);
 	pthread_barrier_wait(&sh->bar);
-	for (i = wk->id; i < sh->np && !atomic_load(&sh->failed); i += sh->T) {
-		long n = mdk_mpc_eval(r0->gens[i], 0, r0->W - 1, sh->flags,
-				      &sh->pts[i], wk->err, ERRLEN);
+	for (i = 0; i < sh->np && !atomic_load(&sh->failed); i++) {
+		long n;
 
+		if (sh->who[i] != wk->id)
+			continue;
+		n = mdk_mpc_eval(r0->gens[i], 0, r0->W - 1, sh->flags,
+				 &sh->pts[i], wk->err, ERRLEN);
 		if (n < 0)
 			fail(wk, (int)n);
 		else
@@ -465,6 +469,43 @@ static int run_threads(struct shared *sh, struct worker *wk, char *err,
 }
 
 /*
+ * Who evaluates which policy: the longest first (a window's row walk and
+ * its settings), each to the thread with the least so far.
+ */
+static void deal_evals(struct shared *sh)
+{
+	const struct mdk__run *r0 = sh->runs[0];
+	uint64_t load[MDK_MPC_THREADS_MAX] = { 0 };
+	bool *done = calloc(sh->np ? sh->np : 1, sizeof(*done));
+	size_t k, i, best;
+	unsigned int t, least;
+
+	for (k = 0; k < sh->np; k++) {
+		uint64_t c = 0, ci;
+
+		for (i = 0, best = SIZE_MAX; i < sh->np; i++) {
+			const struct mdk_mpc *m = r0->gens[i];
+
+			ci = (uint64_t)m->g.cap * (m->g.cells + m->g.nset);
+			if ((done && done[i]) || (best != SIZE_MAX && ci <= c))
+				continue;
+			best = i;
+			c = ci;
+		}
+		if (!done)
+			best = k; /* no memory to sort: in turn */
+		for (t = 1, least = 0; t < sh->T; t++)
+			if (load[t] < load[least])
+				least = t;
+		sh->who[best] = least;
+		load[least] += c;
+		if (done)
+			done[best] = true;
+	}
+	free(done);
+}
+
+/*
  * Each thread's reader, page map and generators: 0, -errno, or 1 when the
  * trace cannot be sought in (read it on one thread).
  */
@@ -505,8 +546,10 @@ static int setup(struct shared *sh, struct worker *wk,
 	sh->ready = calloc(sh->R, sizeof(*sh->ready));
 	sh->fed = calloc(sh->R, sizeof(*sh->fed));
 	sh->bound = calloc(sh->T, sizeof(*sh->bound));
-	if (!sh->buf || !sh->ready || !sh->fed || !sh->bound)
+	sh->who = calloc(sh->np ? sh->np : 1, sizeof(*sh->who));
+	if (!sh->buf || !sh->ready || !sh->fed || !sh->bound || !sh->who)
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
+	deal_evals(sh);
 	return cut_parts(sh, wk[0].r, err, errlen);
 }
 
@@ -530,6 +573,7 @@ static void teardown(struct shared *sh, struct worker *wk)
 	free(sh->ready);
 	free(sh->fed);
 	free(sh->bound);
+	free(sh->who);
 	free(sh->runs);
 	free(wk);
 }
