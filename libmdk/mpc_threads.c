@@ -313,6 +313,7 @@ static void pass(struct worker *wk)
 	uint32_t fw = 0, dec = (uint64_t)wk->id * sh->M < sh->W ?
 				       wk->id * sh->M :
 				       sh->W;
+
 	while ((fw < sh->W || dec < sh->W) && !atomic_load(&sh->failed)) {
 		bool progress = false;
 		int ret;
@@ -324,8 +325,9 @@ static void pass(struct worker *wk)
 				fail(wk, ret);
 				return;
 			}
-			atomic_fetch_add(&sh->fed[fw % sh->R], 1);
-			if (atomic_load(&sh->fed[fw % sh->R]) == sh->T)
+			/* The last thread to feed it frees the buffer. */
+			if (atomic_fetch_add(&sh->fed[fw % sh->R], 1) + 1 ==
+			    sh->T)
 				wake(sh);
 			fw++;
 			progress = true;
