@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The Python package mdk (libmdk/python/mdk/), built into $(B)/python/mdk/:
+# copies of its .py files and the cffi extension _mdk, whose C source
+# libmdk/python/mdk_build.py emits and which is compiled here against
+# libmdk/include and linked to $(B)/lib/libmdk.so without an rpath (the
+# tests set LD_LIBRARY_PATH; installed, it loads the system's libmdk.so.0).
+# Debian's /usr/bin/python3, python3-cffi and python3-numpy; pandas is
+# optional at run time.
+
+PYTHON ?= /usr/bin/python3
+PY_EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+PY_INCLUDES := $(shell $(PYTHON) -c 'import sysconfig; print("-I" + sysconfig.get_paths()["include"])' 2>/dev/null)
+PY_SRCS := $(wildcard libmdk/python/mdk/*.py)
+PY_OUT := $(B)/python/mdk
+PY_EXT := $(PY_OUT)/_mdk$(PY_EXT_SUFFIX)
+PY_FILES := $(PY_SRCS:libmdk/python/mdk/%=$(PY_OUT)/%)
+# Installed as Debian installs its python3 packages (dist-packages).
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+
+.PHONY: python
+python: $(PY_EXT) $(PY_FILES)
+
+$(B)/python/_mdk.c: libmdk/python/mdk_build.py
+	$(call msg,CFFI,$@)
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) $< $@
+
+# cffi's generated code is not held to the tree's warnings.
+$(PY_EXT): $(B)/python/_mdk.c $(LIBMDK_SO) $(wildcard libmdk/include/mdk/*.h)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -fPIC -shared $(PY_INCLUDES) \
+		-Ilibmdk/include -o $@ $< -L$(B)/lib -lmdk
+
+$(PY_OUT)/%.py: libmdk/python/mdk/%.py
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+.PHONY: install-python
+install-python: python
+	install -d $(DESTDIR)$(PYTHONDIR)/mdk
+	install -m 0644 $(PY_FILES) $(DESTDIR)$(PYTHONDIR)/mdk/
+	install -m 0644 $(PY_EXT) $(DESTDIR)$(PYTHONDIR)/mdk/
+
+install: install-python
+check unit: python
