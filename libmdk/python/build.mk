@@ -43,4 +43,5 @@ install-python: python
 	install -m 0644 $(PY_EXT) $(DESTDIR)$(PYTHONDIR)/mdk/
 
 install: install-python
-check unit: python
+# make check and make unit run its tests (tests/check), which compare with mdkctl.
+check unit: python $(MDKCTL)

@@ -29,7 +29,7 @@ class Evaluator:
     def __init__(self, horizon=64, policies="age,paw,pace,opp",
                  savings="occupancy", lopp_rho=0.0, lopp_retrain=0,
                  lopp_rows=0):
-        self._policies = cstr(policies)
+        self._policies = ffi.new("char[]", cstr(policies))
         o = ffi.new("struct mdk_eval_opts *", {
             "horizon": horizon, "policies": self._policies,
             "flags": savings_flags(savings), "lopp_rho": lopp_rho,

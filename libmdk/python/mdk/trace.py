@@ -20,7 +20,7 @@ def ids_array(ids):
 
 def writer_opts(window_seconds, page_size, desc, start_us=0, phys=False):
     """A struct mdk_trace_writer_opts and what it points to (keep both)."""
-    keep = cstr(desc) if desc is not None else ffi.NULL
+    keep = ffi.new("char[]", cstr(desc)) if desc is not None else ffi.NULL
     o = ffi.new("struct mdk_trace_writer_opts *", {
         "window_us": int(round(window_seconds * 1e6)),
         "page_size": page_size, "start_us": start_us,
@@ -125,6 +125,7 @@ class TraceWriter:
     def __init__(self, path, window_seconds=WINDOW_US / 1e6,
                  page_size=PAGE_SIZE, desc=None, start_us=0, phys=False):
         self.path = path
+        self._w = None
         opts, self._desc = writer_opts(window_seconds, page_size, desc,
                                        start_us, phys)
         out = ffi.new("struct mdk_trace_writer **")
