@@ -14,8 +14,11 @@ PY_SRCS := $(wildcard libmdk/python/mdk/*.py)
 PY_OUT := $(B)/python/mdk
 PY_EXT := $(PY_OUT)/_mdk$(PY_EXT_SUFFIX)
 PY_FILES := $(PY_SRCS:libmdk/python/mdk/%=$(PY_OUT)/%)
-# Installed as Debian installs its python3 packages (dist-packages).
-PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+# Installed where Debian's python3 looks: under /usr, dist-packages of
+# python3 (Debian's own packages' place); elsewhere (/usr/local),
+# dist-packages of this python3.X, the one of the two on sys.path there.
+PY_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VERSION)/dist-packages)
 
 .PHONY: python
 python: $(PY_EXT) $(PY_FILES)

@@ -105,20 +105,22 @@ class Evaluator:
         return sel.policy, sel.setting
 
     def _point(self, pt):
-        return table.finish([table.mpc_rows(pt, 1)], table.MPC_DTYPE,
-                            False)[0]
+        """A point as a dict of mpc()'s columns."""
+        row = table.mpc_rows(pt, 1)[0]
+        return dict(zip(table.MPC_COLUMNS, row.tolist()))
 
     def tune(self, spec, target):
         """Auto-tune: ((policy, setting), point) of the setting of @spec
-        with the most savings at max window rate @target; MdkError
-        (ENOENT) when none is within it."""
+        with the most savings at max window rate @target, the point a
+        dict of mpc()'s columns; MdkError (ENOENT) when none is within
+        it."""
         sel = ffi.new("struct mdk_eval_sel *")
         pt = ffi.new("struct mdk_point[1]")
         call(lib.mdk_eval_tune, self._e, cstr(spec), float(target), sel, pt)
         return (sel.policy, sel.setting), self._point(pt)
 
     def point(self, sel):
-        """The point (a row of mpc()'s columns) of selection @sel."""
+        """The point of selection @sel: a dict of mpc()'s columns."""
         s = ffi.new("struct mdk_eval_sel *", {"policy": sel[0],
                                               "setting": sel[1]})
         pt = ffi.new("struct mdk_point[1]")
