@@ -124,6 +124,13 @@ bool mdk_policy_keyed(const struct mdk_policy *p);
 size_t mdk_policy_count(void);
 const char *mdk_policy_name_at(size_t i);
 const char *mdk_policy_help_at(size_t i);
+struct mdk_keyer;
+int mdk_keyer_new(const struct mdk_policy *p, struct mdk_keyer **out,
+                  char *err, size_t errlen);
+int mdk_keyer_keys(struct mdk_keyer *k, uint32_t window, const uint64_t *ids,
+                   const uint32_t *pages, size_t n, uint32_t *keys, char *err,
+                   size_t errlen);
+void mdk_keyer_free(struct mdk_keyer *k);
 """
 
 CDEF["mpc.h"] = """
@@ -147,6 +154,17 @@ long mdk_mpc_best(const struct mdk_point *pts, size_t n, double target);
 """
 
 CDEF["sim.h"] = """
+struct mdk_sim;
+int mdk_sim_new(const struct mdk_policy *p, size_t setting, unsigned int flags,
+                struct mdk_sim **out, char *err, size_t errlen);
+int mdk_sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
+                size_t n, char *err, size_t errlen);
+int mdk_sim_add_keys(struct mdk_sim *s, uint32_t window,
+                     const uint32_t *pages, const uint32_t *keys, size_t n,
+                     char *err, size_t errlen);
+int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
+                   char *err, size_t errlen);
+void mdk_sim_free(struct mdk_sim *s);
 int mdk_simulate(const char *trace, struct mdk_policy *p, size_t setting,
                  unsigned int flags, struct mdk_point *pt, char *err,
                  size_t errlen);

@@ -8,11 +8,12 @@ numpy structured array.  Every failure of libmdk raises MdkError (an
 OSError) with libmdk's message and errno.  Documentation/python.rst.
 """
 from ._mdk import lib as _lib
-from .curves import DEFAULT_POLICIES, best, mpc, mrc, simulate
+from .curves import DEFAULT_POLICIES, best, mpc, mrc
 from .error import MdkError
 from .evaluator import Evaluator
 from .lopp import Model, feature_names, train
 from .policy import Policy, policies
+from .sim import simulate
 from .synth import Synth, synth
 from .table import MPC_COLUMNS, MRC_COLUMNS
 from .trace import TraceReader, TraceWriter, import_csv, read, write

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Curves over a trace, as mdkctl mpc, simulate and mrc compute them:
-libmdk's mdk_mpc_run(), mdk_simulate() and mdk_mrc_run()."""
+"""Curves over a trace, as mdkctl mpc and mrc compute them: libmdk's
+mdk_mpc_run() and mdk_mrc_run(), and mdk_mpc_best() over their tables."""
 import numpy as np
 
 from ._mdk import ffi, lib
@@ -81,38 +81,4 @@ def mrc(trace, policies="lru", as_frame=None):
     return table.finish([rows], table.MRC_DTYPE, as_frame)
 
 
-def _trace_windows(trace):
-    from .trace import TraceReader
-
-    with TraceReader(trace) as r:
-        return r.info["windows"]
-
-
-def simulate(trace, policies, savings="occupancy", as_frame=None):
-    """The exact simulation of every setting of @policies over @trace, a
-    pass a setting (mdk_simulate()): the rows of ``mdkctl simulate
-    --csv``.  Cache policies (lru, opt) give mrc()'s columns, and cannot
-    be mixed with window policies (their columns differ)."""
-    pols = _policy.parse(policies)
-    flags = savings_flags(savings)
-    cache = [p.kind == "cache" for p in pols]
-    if any(cache):
-        if not all(cache):
-            raise ValueError("simulate lru/opt apart from window policies "
-                             "(their columns differ; see mrc())")
-        return table.finish([mrc(trace, p, as_frame=False) for p in pols],
-                            table.MRC_DTYPE, as_frame)
-    rows = []
-    W = _trace_windows(trace) if pols else 0
-    for p in pols:
-        p.resolve(W)
-        pt = ffi.new("struct mdk_point[1]")
-        out = np.zeros(p.settings, table.MPC_DTYPE)
-        for i in range(p.settings):
-            call(lib.mdk_simulate, cstr(trace), p._p, i, flags, pt)
-            out[i] = table.mpc_rows(pt, 1)[0]
-        rows.append(out)
-    return table.finish(rows, table.MPC_DTYPE, as_frame)
-
-
-__all__ = ["mpc", "best", "mrc", "simulate", "savings_flags", "MdkError"]
+__all__ = ["mpc", "best", "mrc", "savings_flags", "MdkError"]

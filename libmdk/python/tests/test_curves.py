@@ -10,7 +10,8 @@ import mdk
 from conftest import mdkctl_csv
 
 FRACTION = ("opp", "lopp")
-SIM_POLICIES = ("age:T=1-6,vmin:T=2/5,paw:P=2/6,wait=2,pace:P=3,A=2/4,"
+# age's 39 settings take three passes of SIM_GROUP.
+SIM_POLICIES = ("age:T=1-39,vmin:T=2/5,paw:P=2/6,wait=2,pace:P=3,A=2/4,"
                 "opp:rho=0.01/0.05")
 
 
