@@ -164,6 +164,15 @@ int mdk_sim_add_keys(struct mdk_sim *s, uint32_t window,
                      char *err, size_t errlen);
 int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
                    char *err, size_t errlen);
+struct mdk_sim_window {
+    uint64_t accessed;
+    uint64_t footprint;
+    uint64_t promotions;
+    uint64_t reclaimed;
+    double rate;
+};
+int mdk_sim_window(const struct mdk_sim *s, uint32_t w,
+                   struct mdk_sim_window *out);
 void mdk_sim_free(struct mdk_sim *s);
 int mdk_simulate(const char *trace, struct mdk_policy *p, size_t setting,
                  unsigned int flags, struct mdk_point *pt, char *err,

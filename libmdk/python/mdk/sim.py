@@ -44,8 +44,9 @@ def _feed(r, sims, keyer):
             call(lib.mdk_sim_add_keys, s, c.window, c.pages, kp, c.n)
 
 
-def _simulate_group(trace, p, first, n, flags, W):
-    """Settings first..first+n-1 of @p in one pass: rows of MPC_DTYPE."""
+def _run(trace, p, first, n, flags, W):
+    """Settings first..first+n-1 of @p in one pass: their finished
+    simulations and points."""
     sims = []
     for i in range(first, first + n):
         out = ffi.new("struct mdk_sim **")
@@ -60,7 +61,7 @@ def _simulate_group(trace, p, first, n, flags, W):
     pts = ffi.new("struct mdk_point[]", n)
     for k, s in enumerate(sims):
         call(lib.mdk_sim_finish, s, W, pts + k)
-    return table.mpc_rows(pts, n)
+    return sims, pts
 
 
 def _windows(trace):
@@ -88,7 +89,43 @@ def simulate(trace, policies, savings="occupancy", as_frame=None):
         p.resolve(W)
         ns = p.settings
         for first in range(0, ns, SIM_GROUP):
-            rows.append(_simulate_group(trace, p, first,
-                                        min(SIM_GROUP, ns - first), flags,
-                                        W))
+            n = min(SIM_GROUP, ns - first)
+            _, pts = _run(trace, p, first, n, flags, W)
+            rows.append(table.mpc_rows(pts, n))
     return table.finish(rows, table.MPC_DTYPE, as_frame)
+
+
+WINDOW_DTYPE = np.dtype([("window", "u4"), ("accessed", "u8"),
+                         ("footprint", "u8"), ("promotions", "u8"),
+                         ("reclaimed", "u8"), ("rate", "f8")])
+SIM_WINDOW_C = table.c_dtype("struct mdk_sim_window", [
+    ("accessed", "u8"), ("footprint", "u8"), ("promotions", "u8"),
+    ("reclaimed", "u8"), ("rate", "f8")])
+
+
+def simulate_windows(trace, setting, savings="occupancy", as_frame=None):
+    """Each window of the exact simulation of the one setting @setting
+    ("pace:P=4,A=2"), as ``mdkctl simulate --windows`` prints them:
+    window, accessed (U), footprint (F), promotions, reclaimed (pages of
+    F not resident) and rate (promotions / U, 0 when U is 0)."""
+    p = _policy.Policy(setting)
+    if p.kind == "cache":
+        raise ValueError("%s: a cache policy has no windows (see mrc())" %
+                         setting)
+    W = _windows(trace)
+    p.resolve(W)
+    if p.settings != 1:
+        raise ValueError("%s: %d settings, expected one" %
+                         (setting, p.settings))
+    sims, _ = _run(trace, p, 0, 1, savings_flags(savings), W)
+    buf = ffi.new("struct mdk_sim_window[]", max(W, 1))
+    for w in range(W):
+        ret = lib.mdk_sim_window(sims[0], w, buf + w)
+        if ret < 0:
+            raise error(ret, None, "%s: no window %d" % (trace, w))
+    out = np.zeros(W, WINDOW_DTYPE)
+    out["window"] = np.arange(W)
+    v = table.c_view(buf, W, SIM_WINDOW_C)
+    for f in SIM_WINDOW_C.names:
+        out[f] = v[f]
+    return table.finish([out], WINDOW_DTYPE, as_frame)

@@ -26,7 +26,7 @@ MRC_DTYPE = np.dtype([("policy", "U8"), ("size", "u8"), ("misses", "u8"),
                       ("miss_ratio", "f8")])
 
 
-def _c_dtype(ctype, fields):
+def c_dtype(ctype, fields):
     """A numpy view of an array of C struct @ctype: @fields as (name,
     format), at cffi's offsets."""
     names = [f for f, _ in fields]
@@ -35,11 +35,11 @@ def _c_dtype(ctype, fields):
                      "itemsize": ffi.sizeof(ctype)})
 
 
-POINT_C = _c_dtype("struct mdk_point", [
+POINT_C = c_dtype("struct mdk_point", [
     ("p1", "f8"), ("p2", "f8"), ("has_p2", "?"), ("max_rate", "f8"),
     ("mean_rate", "f8"), ("p99_rate", "f8"), ("savings", "f8"),
     ("promotions", "u8"), ("saved", "u8"), ("footprint", "u8")])
-MRC_POINT_C = _c_dtype("struct mdk_mrc_point", [
+MRC_POINT_C = c_dtype("struct mdk_mrc_point", [
     ("size", "u8"), ("misses", "u8"), ("miss_ratio", "f8")])
 
 
@@ -93,7 +93,8 @@ def finish(rows, dtype, as_frame):
     if not frame_default(as_frame):
         return arr
     df = _pd.DataFrame(arr)
-    df["policy"] = df["policy"].astype(object)
+    if "policy" in df.columns:
+        df["policy"] = df["policy"].astype(object)
     return df
 
 

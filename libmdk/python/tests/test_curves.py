@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import mdk
-from conftest import mdkctl_csv
+from conftest import mdkctl, mdkctl_csv
 
 FRACTION = ("opp", "lopp")
 # age's 39 settings take three passes of SIM_GROUP.
@@ -117,3 +117,24 @@ def test_lopp_policy(mix, tmp_path):
     sim_spec = "lopp:model=%s,theta=0.2/0.5" % path
     header, rows = mdkctl_csv("simulate", "--csv", "--policy", sim_spec, mix)
     assert_same(mdk.simulate(mix, sim_spec), header, rows)
+
+
+@pytest.mark.parametrize("setting", ["age:T=3", "pace:P=4,A=2",
+                                     "opp:rho=0.02"])
+def test_simulate_windows(mix, setting):
+    text = mdkctl("simulate", "--windows", "--policy", setting, mix)
+    lines = text.splitlines()
+    assert lines[1].split() == ["window", "accessed", "footprint",
+                                "promoted", "rate", "reclaimed"]
+    df = mdk.simulate_windows(mix, setting)
+    assert len(df) == len(lines) - 2 == 40
+    for (_, r), line in zip(df.iterrows(), lines[2:]):
+        # mdkctl prints the rate as a percentage of 3 digits
+        assert line.split() == ["%d" % r.window, "%d" % r.accessed,
+                                "%d" % r.footprint, "%d" % r.promotions,
+                                "%.3g%%" % (100 * r.rate),
+                                "%d" % r.reclaimed]
+    point = mdk.simulate(mix, setting).iloc[0]
+    assert df.promotions.sum() == point.promotions
+    with pytest.raises(ValueError):
+        mdk.simulate_windows(mix, "age:T=3/4")
