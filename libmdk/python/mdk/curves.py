@@ -6,7 +6,7 @@ import numpy as np
 from ._mdk import ffi, lib
 from . import policy as _policy
 from . import table
-from .error import MdkError, call, cstr
+from .error import call, cstr
 
 DEFAULT_POLICIES = "age,vmin,paw,pace,opp"
 
@@ -81,4 +81,4 @@ def mrc(trace, policies="lru", as_frame=None):
     return table.finish([rows], table.MRC_DTYPE, as_frame)
 
 
-__all__ = ["mpc", "best", "mrc", "savings_flags", "MdkError"]
+__all__ = ["mpc", "best", "mrc", "savings_flags"]

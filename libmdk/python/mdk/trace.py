@@ -94,7 +94,8 @@ class TraceReader:
             c = self._next_chunk()
             if c is None:
                 if parts:
-                    raise MdkError(errno.EBADMSG, "%s: trace ends inside window %d" %
+                    raise MdkError(errno.EBADMSG,
+                                   "%s: trace ends inside window %d" %
                                    (self.path, window))
                 return None
             window, end, ids = c

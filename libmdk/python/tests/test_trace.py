@@ -135,3 +135,11 @@ def test_import_csv(tmp_path):
     with pytest.raises(mdk.MdkError) as e:
         mdk.import_csv(csv, out)
     assert "a.csv:3" in str(e.value)
+
+
+def test_arrays_reach_libmdk_without_copies():
+    a = np.arange(10, dtype=np.uint64)
+    assert mdk.trace.ids_array(a) is a
+    b = np.arange(10, dtype=np.int64)
+    assert mdk.trace.ids_array(b).dtype == np.uint64
+    assert mdk.trace.ids_array(a[::2]).flags.c_contiguous
