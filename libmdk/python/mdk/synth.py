@@ -12,7 +12,8 @@ class Synth:
     """A generator set: iterating yields (window, ids) for windows
     0..@windows-1, ids a sorted numpy uint64 array.  @gens: generator
     specs ("zipf:s=0.8,frac=0.3", "scan:rate=64", ...), none for libmdk's
-    default mix; @base: the first page id (0: libmdk's default)."""
+    default mix; @base: the first page id (0: libmdk's default).  It
+    generates its windows once: iterate it or write() it."""
 
     def __init__(self, pages=65536, windows=240, seed=1, gens=(), base=0):
         if isinstance(gens, str):
