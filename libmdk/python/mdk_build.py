@@ -304,6 +304,9 @@ void mdk_eval_mark(struct mdk_eval *e, const uint64_t *ids, size_t n);
 uint64_t mdk_eval_idle_hist(const struct mdk_eval *e, uint64_t *hist,
                             size_t nbins);
 const uint64_t *mdk_eval_returned(const struct mdk_eval *e, size_t *n);
+size_t mdk_eval_forget(struct mdk_eval *e,
+                       bool (*gone)(uint64_t id, void *arg), void *arg);
+extern "Python" bool mdk_py_gone(uint64_t id, void *arg);
 void mdk_eval_count_unacted(struct mdk_eval *e, bool on);
 void mdk_eval_rates(const struct mdk_eval *e, struct mdk_eval_rates *measured,
                     struct mdk_eval_rates *acted);

@@ -144,6 +144,15 @@ class Evaluator:
         a = ids_array(ids)
         lib.mdk_eval_mark(self._e, ffi.from_buffer("uint64_t[]", a), len(a))
 
+    def forget(self, gone):
+        """Drop the pages that are gone: @gone is a collection of page ids
+        (any ``in``-able: a set, a range) or a function of a page id.
+        Their open intervals stay in the curves as tails.  Returns the
+        number of pages dropped."""
+        test = gone if callable(gone) else gone.__contains__
+        h = ffi.new_handle(test)
+        return lib.mdk_eval_forget(self._e, lib.mdk_py_gone, h)
+
     def idle_hist(self, nbins=16):
         """Pages not marked reclaimed by idle age (last bin: older)."""
         h = np.zeros(nbins, np.uint64)
@@ -178,6 +187,12 @@ class Evaluator:
     @property
     def memory(self):
         return lib.mdk_eval_memory(self._e)
+
+
+@ffi.def_extern()
+def mdk_py_gone(id, arg):
+    """mdk_eval_forget()'s callback: the test forget() was given."""
+    return bool(ffi.from_handle(arg)(id))
 
 
 def _copy_ids(p, n):

@@ -98,3 +98,18 @@ def test_bad_evaluator_options():
     with pytest.raises(mdk.MdkError) as e:
         ev.curve("opp")
     assert e.value.errno == errno.ENOENT
+
+
+def test_forget(mix):
+    e = mdk.Evaluator(horizon=16, policies="age:T=3")
+    wins = [ids for _, ids in mdk.read(mix)]
+    for ids in wins[:10]:
+        e.window(ids)
+    pages = e.pages
+    seen = set(np.concatenate(wins[:10]).tolist())
+    assert pages == len(seen)
+    gone = set(sorted(seen)[:100]) | {1, 2, 3}
+    assert e.forget(gone) == 100
+    assert e.pages == pages - 100
+    assert e.forget(lambda page: page % 2 == 0) == \
+        len([p for p in seen - gone if p % 2 == 0])
