@@ -2,12 +2,13 @@
 """mpc, best, simulate and mrc against mdkctl's --csv output, field by
 field, on the mix fixture."""
 import math
+import os
 
 import numpy as np
 import pytest
 
 import mdk
-from conftest import mdkctl, mdkctl_csv
+from conftest import TOP, mdkctl, mdkctl_csv
 
 FRACTION = ("opp", "lopp")
 # age's 39 settings take three passes of SIM_GROUP.
@@ -138,3 +139,22 @@ def test_simulate_windows(mix, setting):
     assert df.promotions.sum() == point.promotions
     with pytest.raises(ValueError):
         mdk.simulate_windows(mix, "age:T=3/4")
+
+
+def test_mrc_of_csv():
+    csv = os.path.join(TOP, "tests", "fixtures", "mdk", "example",
+                       "trace.csv")
+    header, rows = mdkctl_csv("mrc", "--csv", "--policy", "lru,opt", csv)
+    assert_same(mdk.mrc(csv, "lru,opt"), header, rows, mrc_fields)
+
+
+def test_without_pandas(mix, monkeypatch):
+    monkeypatch.setattr(mdk.table, "_pd", None)
+    arr = mdk.mpc(mix, "age")
+    assert isinstance(arr, np.ndarray)
+    header, rows = mdkctl_csv("mpc", "--csv", "--policy", "age", mix)
+    assert_same(arr, header, rows)
+    assert_same(mdk.best(arr, 0.05), header, mdkctl_csv(
+        "mpc", "--csv", "--policy", "age", "--target", "0.05", mix)[1])
+    with pytest.raises(ImportError):
+        mdk.mpc(mix, "age", as_frame=True)
