@@ -113,3 +113,19 @@ def test_forget(mix):
     assert e.pages == pages - 100
     assert e.forget(lambda page: page % 2 == 0) == \
         len([p for p in seen - gone if p % 2 == 0])
+
+
+def test_lopp_learns_online(mix):
+    e = mdk.Evaluator(horizon=32, policies="age,opp,lopp", lopp_rho=0.02)
+    assert e.lopp()["trainings"] == 0
+    with pytest.raises(mdk.MdkError) as err:
+        e.curve("lopp")
+    assert err.value.errno == errno.ENOENT  # no model yet
+    for _, ids in mdk.read(mix):
+        e.window(ids)
+    learnt = e.lopp()
+    assert learnt["trainings"] > 0 and learnt["rows"] > 0
+    assert 0 < learnt["auc"] <= 1
+    curve = e.curve("lopp")
+    assert len(curve) > 0 and set(curve.policy) == {"lopp"}
+    assert mdk.Evaluator(policies="age").lopp() is None
