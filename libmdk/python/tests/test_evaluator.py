@@ -117,11 +117,13 @@ def test_forget(mix):
 
 def test_lopp_learns_online(mix):
     e = mdk.Evaluator(horizon=32, policies="age,opp,lopp", lopp_rho=0.02)
+    wins = [ids for _, ids in mdk.read(mix)]
+    e.window(wins[0])
     assert e.lopp()["trainings"] == 0
     with pytest.raises(mdk.MdkError) as err:
         e.curve("lopp")
     assert err.value.errno == errno.ENOENT  # no model yet
-    for _, ids in mdk.read(mix):
+    for ids in wins[1:]:
         e.window(ids)
     learnt = e.lopp()
     assert learnt["trainings"] > 0 and learnt["rows"] > 0
