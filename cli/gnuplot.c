@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gnuplot as mdkctl's plots run it (see gnuplot.h). */
 #include <errno.h>
-#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
@@ -20,22 +19,26 @@ void mdkctl_gnuplot_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+int mdkctl_gnuplot_check(const char *path, char *err, size_t errlen)
+{
+	const char *ext = strrchr(path, '.');
+
+	if (ext && !strcasecmp(ext, ".svg"))
+		return 1;
+	if (ext && !strcasecmp(ext, ".png"))
+		return 0;
+	snprintf(err, errlen, "%s: expected a plot file ending in .svg or .png",
+		 path);
+	return -EINVAL;
+}
+
 int mdkctl_gnuplot_open(const char *path, int width, int height, FILE **gp,
 			char *err, size_t errlen)
 {
-	const char *ext = strrchr(path, '.');
-	bool svg;
+	int svg = mdkctl_gnuplot_check(path, err, errlen);
 
-	if (ext && !strcasecmp(ext, ".svg"))
-		svg = true;
-	else if (ext && !strcasecmp(ext, ".png"))
-		svg = false;
-	else {
-		snprintf(err, errlen,
-			 "%s: expected a plot file ending in .svg or .png",
-			 path);
-		return -EINVAL;
-	}
+	if (svg < 0)
+		return svg;
 	fflush(NULL);
 	*gp = popen("gnuplot", "w");
 	if (!*gp) {

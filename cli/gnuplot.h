@@ -11,6 +11,12 @@
 #include <stdio.h>
 
 /*
+ * mdkctl_gnuplot_check() - whether @path names a plot file: 1 for SVG, 0
+ * for PNG, -EINVAL with a message in @err for anything else.
+ */
+int mdkctl_gnuplot_check(const char *path, char *err, size_t errlen);
+
+/*
  * mdkctl_gnuplot_open() - start gnuplot writing @path, @width x @height
  * pixels, with its terminal and output set: *@gp is the pipe to write
  * the rest of the script to.  Returns 0, -EINVAL (@path ends neither in
