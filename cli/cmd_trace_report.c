@@ -199,7 +199,7 @@ static void text_popularity(const struct mdk_report *r)
 	       r->per_page_min, r->per_page_p25, r->per_page_p50,
 	       r->per_page_p75, r->per_page_p90, r->per_page_p99,
 	       r->per_page_max, r->per_page_mean);
-	printf("  every window  %" PRIu64 " pages (%s)\n",
+	printf("  accessed in every window: %" PRIu64 " pages (%s)\n",
 	       r->windows ? r->pages_by_windows[r->windows] : 0,
 	       mdkctl_pct(share(r->windows ? r->pages_by_windows[r->windows] :
 					     0,
