@@ -115,7 +115,8 @@ static void put_popularity(FILE *gp, const struct mdk_report *r)
 	fputs("set origin 0.5,0\nset size 0.5,0.29\n"
 	      "set title 'popularity: windows accessed by page rank'\n"
 	      "set xlabel 'page rank (most accessed first)'\n"
-	      "set ylabel 'windows accessed'\nset logscale x\n",
+	      "set ylabel 'windows accessed'\nset logscale x\n"
+	      "set format x '%.0s%c'\nset format y '%g'\n",
 	      gp);
 	if (rank)
 		fputs("plot $pop using 1:2 with lines lw 2 lc rgb '#d62728'\n",
@@ -136,7 +137,8 @@ int mdkctl_plot_trace_report(const char *path, const char *title,
 		return ret;
 	fputs("set multiplot title ", gp);
 	mdkctl_gnuplot_quote(gp, title);
-	fputs(" noenhanced\nset grid\n", gp);
+	/* Counts up to millions: 1.2M rather than 1.2x10^6. */
+	fputs(" noenhanced\nset grid\nset format y '%.1s%c'\n", gp);
 	put_heat(gp, r);
 	put_windows(gp, r);
 	put_reuse(gp, r);
