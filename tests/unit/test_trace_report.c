@@ -5,7 +5,7 @@
  * fixture traces against a brute force over the pages x windows matrix
  * (idle ages, reuse distances, popularity, and the heatmap against page
  * indices renumbered from the ids); errors for a missing file, a corrupt
- * trace and a heatmap too large; an empty trace.
+ * trace and a heatmap too large; an empty trace; a trace never closed.
  */
 #include <mdk/report.h>
 #include <mdk/util.h>
@@ -459,6 +459,42 @@ START_TEST(test_trace_report_empty)
 }
 END_TEST
 
+/* A trace never closed: read with MDK_TRACE_PARTIAL only, as far as it goes. */
+START_TEST(test_trace_report_partial)
+{
+	static const uint64_t ids[3][2] = { { 1, 2 }, { 2, 3 }, { 1, 3 } };
+	struct mdk_report_opts o = { .flags = MDK_TRACE_PARTIAL };
+	char path[] = "/tmp/mdk-test-XXXXXX", err[256];
+	struct mdk_trace_writer *w;
+	struct mdk_report *r = NULL;
+	uint32_t win;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert(!mdk_trace_writer_open(path, NULL, &w, err, sizeof(err)));
+	for (win = 0; win < 3; win++)
+		ck_assert(!mdk_trace_writer_put(w, win, ids[win], 2, 0, err,
+						sizeof(err)));
+	ck_assert(!mdk_trace_writer_begin(w, 3, err, sizeof(err)));
+	mdk_trace_writer_abort(w);
+	ck_assert_int_lt(mdk_trace_report_run(path, NULL, &r, err, sizeof(err)),
+			 0);
+	ck_assert_msg(!mdk_trace_report_run(path, &o, &r, err, sizeof(err)),
+		      "%s", err);
+	/* Pages 1 2 3: idle >= 1 is 1 in windows 1 and 2, >= 2 none. */
+	ck_assert_uint_ge(r->windows, 3);
+	ck_assert_uint_eq(r->pages, 3);
+	ck_assert_uint_eq(r->footprint[2], 3);
+	ck_assert_uint_eq(r->idle[1 * r->buckets], 1);
+	ck_assert_uint_eq(r->idle[2 * r->buckets], 1);
+	ck_assert_uint_eq(r->reuse[0], 2); /* 2 in 0-1, 3 in 1-2 */
+	ck_assert_uint_eq(r->reuse[1], 1); /* 1 in 0-2 */
+	mdk_trace_report_free(r);
+	unlink(path);
+}
+END_TEST
+
 static Suite *trace_report_suite(void)
 {
 	Suite *s = suite_create("trace_report");
@@ -471,6 +507,7 @@ static Suite *trace_report_suite(void)
 	tcase_add_test(tc, test_trace_report_brute_fixture);
 	tcase_add_test(tc, test_trace_report_errors);
 	tcase_add_test(tc, test_trace_report_empty);
+	tcase_add_test(tc, test_trace_report_partial);
 	suite_add_tcase(s, tc);
 	return s;
 }
