@@ -130,7 +130,11 @@ static int parse_report(int argc, char **argv, struct report_opts *o)
 	}
 	if (ret)
 		return ret;
-	if (optind != argc - 1 || (o->json && o->csv))
+	if (o->json && o->csv) {
+		fprintf(stderr, "mdkctl: -j and --csv: expected one of them\n");
+		return 2;
+	}
+	if (optind != argc - 1)
 		return report_usage();
 	o->trace = argv[optind];
 	return 0;
