@@ -315,6 +315,48 @@ size_t mdk_eval_pages(const struct mdk_eval *e);
 size_t mdk_eval_memory(const struct mdk_eval *e);
 """
 
+CDEF["report.h"] = """
+#define MDK_REPORT_TOPS ...
+struct mdk_report_opts {
+    uint32_t heat_ranges;
+    uint32_t heat_columns;
+    unsigned int flags;
+};
+struct mdk_report_top {
+    uint32_t share_ppm;
+    uint64_t pages;
+    uint64_t accesses;
+};
+struct mdk_report {
+    uint32_t windows;
+    uint64_t pages;
+    uint64_t accesses;
+    uint64_t window_us;
+    uint32_t page_size;
+    uint64_t *accessed;
+    uint64_t *footprint;
+    uint32_t buckets;
+    uint64_t *idle;
+    uint64_t *reuse;
+    uint64_t reuses;
+    uint64_t never_reused;
+    uint64_t *pages_by_windows;
+    uint32_t per_page_min, per_page_p25, per_page_p50, per_page_p75,
+        per_page_p90, per_page_p99, per_page_max;
+    double per_page_mean;
+    struct mdk_report_top top[...];
+    uint32_t heat_rows, heat_cols;
+    uint64_t *range_first;
+    uint64_t *range_pages;
+    uint64_t *range_id_min, *range_id_max;
+    uint32_t *col_first;
+    double *heat;
+};
+int mdk_trace_report_run(const char *path, const struct mdk_report_opts *opts,
+                         struct mdk_report **out, char *err, size_t errlen);
+void mdk_trace_report_free(struct mdk_report *r);
+"""
+
 # free() for the arrays libmdk mallocs and hands over (mdk_mpc_run()...).
 CDEF["stdlib.h"] = """
 void free(void *ptr);

@@ -13,6 +13,7 @@ from .error import MdkError
 from .evaluator import Evaluator
 from .lopp import Model, feature_names, train
 from .policy import Policy, policies
+from .report import TraceReport, report
 from .sim import simulate, simulate_windows
 from .synth import Synth, synth
 from .table import MPC_COLUMNS, MRC_COLUMNS
@@ -30,6 +31,7 @@ __version__ = version()
 
 __all__ = ["DEFAULT_POLICIES", "Evaluator", "MPC_COLUMNS", "MRC_COLUMNS",
            "MdkError", "Model", "Policy", "Synth", "TraceReader",
-           "TraceWriter", "best", "feature_names", "import_csv", "mpc",
-           "mrc", "policies", "read", "simulate", "simulate_windows",
-           "synth", "train", "version", "write"]
+           "TraceReport", "TraceWriter", "best", "feature_names",
+           "import_csv", "mpc", "mrc", "policies", "read", "report",
+           "simulate", "simulate_windows", "synth", "train", "version",
+           "write"]
