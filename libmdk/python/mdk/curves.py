@@ -26,6 +26,29 @@ def _best_rows(rows, target):
     return rows[b:b + 1] if b >= 0 else rows[:0]
 
 
+def points(trace, policies=DEFAULT_POLICIES, savings="occupancy"):
+    """mpc()'s rows as one structured array, and the trace's footprint:
+    the sum over windows of F(w), in page-windows (every point's
+    denominator of savings), what a fleet weighs traces by."""
+    pols = _policy.parse(policies)
+    flags = savings_flags(savings)
+    np_ = len(pols)
+    pts = ffi.new("struct mdk_point *[]", max(np_, 1))
+    npts = ffi.new("size_t[]", max(np_, 1))
+    footprint = 0
+    try:
+        call(lib.mdk_mpc_run, cstr(trace), _policy.c_array(pols), np_,
+             flags, pts, npts)
+        rows = [table.mpc_rows(pts[i], npts[i]) for i in range(np_)]
+        for i in range(np_):
+            if npts[i]:
+                footprint = pts[i][0].footprint
+    finally:
+        for i in range(np_):
+            lib.free(pts[i])
+    return rows, footprint
+
+
 def mpc(trace, policies=DEFAULT_POLICIES, target=None, savings="occupancy",
         as_frame=None):
     """The memory performance curves of @trace: one row per setting of
@@ -34,18 +57,7 @@ def mpc(trace, policies=DEFAULT_POLICIES, target=None, savings="occupancy",
     ``--target``).  @policies: a libmdk list, spec, Policy or list of
     them.  A DataFrame when pandas imports (@as_frame None), else a
     numpy structured array."""
-    pols = _policy.parse(policies)
-    flags = savings_flags(savings)
-    np_ = len(pols)
-    pts = ffi.new("struct mdk_point *[]", max(np_, 1))
-    npts = ffi.new("size_t[]", max(np_, 1))
-    try:
-        call(lib.mdk_mpc_run, cstr(trace), _policy.c_array(pols), np_,
-             flags, pts, npts)
-        rows = [table.mpc_rows(pts[i], npts[i]) for i in range(np_)]
-    finally:
-        for i in range(np_):
-            lib.free(pts[i])
+    rows, _ = points(trace, policies, savings)
     if target is not None:
         rows = [_best_rows(r, target) for r in rows]
     return table.finish(rows, table.MPC_DTYPE, as_frame)
