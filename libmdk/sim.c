@@ -180,8 +180,8 @@ static int sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 			uint32_t a = st->last1 - 1, g = window - a - 1;
 
 			if (s->ops->kind == MDK_POLICY_INTERVAL) {
-				int64_t d =
-					s->ops->wait(s->v, st->reuse, g, false);
+				int64_t d = mdk__policy_wait(
+					s->p, s->v, st->reuse, g, false);
 
 				if (d != MDK_KEEP && d <= (int64_t)g) {
 					s->prom[window]++;
@@ -267,7 +267,8 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 		a = s->st[p].last1 - 1;
 		t = windows - 1 - a;
 		d = s->ops->kind == MDK_POLICY_INTERVAL ?
-			    s->ops->wait(s->v, s->st[p].reuse, t, true) :
+			    mdk__policy_wait(s->p, s->v, s->st[p].reuse, t,
+					     true) :
 			    0;
 		if (d != MDK_KEEP && d <= (int64_t)t)
 			sim_absent(s, a + (uint32_t)d + 1, windows);
