@@ -8,6 +8,8 @@
 #include <strings.h>
 #include <sys/wait.h>
 
+#include <mdk/trace.h>
+
 #include <json-c/printbuf.h>
 
 #include "report.h"
@@ -40,7 +42,7 @@ void mdkctl_point_csv(FILE *f, const struct mdk_point *p)
 
 static const char *const param_keys[][3] = {
 	{ "age", "T" },	      { "vmin", "T" },	{ "paw", "P", "wait" },
-	{ "pace", "P", "A" }, { "opp", "rho" }, { "lopp", "theta", "wait" },
+	{ "pace", "P", "A" }, { "opp", "rho" }, { "lopp", "theta", "A" },
 };
 
 static const char *param_key(const char *policy, int which)
@@ -55,7 +57,13 @@ static const char *param_key(const char *policy, int which)
 
 void mdkctl_point_setting(const struct mdk_point *p, char *buf, size_t len)
 {
-	if (is_fraction_policy(p->policy) && p->has_p2)
+	/* lopp's A = none: never reclaimed, the largest window count */
+	if (!strcmp(p->policy, "lopp") && p->has_p2 &&
+	    p->p2 >= (double)MDK_TRACE_MAX_WINDOW)
+		snprintf(buf, len, "%s:%s=%g,%s=none", p->policy,
+			 param_key(p->policy, 1), p->p1,
+			 param_key(p->policy, 2));
+	else if (is_fraction_policy(p->policy) && p->has_p2)
 		snprintf(buf, len, "%s:%s=%g,%s=%.0f", p->policy,
 			 param_key(p->policy, 1), p->p1,
 			 param_key(p->policy, 2), p->p2);
