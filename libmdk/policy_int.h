@@ -247,6 +247,14 @@ static inline size_t mdk__S(const struct mdk_gen *g, uint32_t i, uint32_t j)
 	return (size_t)i * (g->ng + 1) + j;
 }
 
+/*
+ * Whole-trace runs (sim.c, mpc_scored.c): @o checked against a trace of
+ * @windows windows; 0 or -EINVAL with the message in @err.
+ */
+struct mdk_run_opts;
+int mdk__run_opts_check(const struct mdk_run_opts *o, uint32_t windows,
+			char *err, size_t errlen);
+
 #pragma GCC visibility pop
 
 #endif /* MDK_POLICY_INT_H */
