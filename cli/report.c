@@ -34,7 +34,10 @@ void mdkctl_point_csv(FILE *f, const struct mdk_point *p)
 	fprintf(f, "%s,", p->policy);
 	put_param(f, p->policy, p->p1, false);
 	fputc(',', f);
-	if (p->has_p2)
+	if (p->has_p2 && !strcmp(p->policy, "lopp") &&
+	    p->p2 >= (double)MDK_TRACE_MAX_WINDOW)
+		fputs("none", f); /* lopp's A = none: never reclaimed */
+	else if (p->has_p2)
 		put_param(f, "", p->p2, false);
 	fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%" PRIu64 "\n", p->max_rate,
 		p->mean_rate, p->p99_rate, p->savings, p->promotions);
