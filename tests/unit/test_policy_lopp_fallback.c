@@ -6,7 +6,8 @@
  * with A's none and AGE's thresholds, equals the exact simulator on a
  * sample of its settings, and its best setting within 1%, 2% and 5% saves
  * at least AGE's best; a spec giving theta alone keeps A = none; bad
- * values of theta, A and wait get a clear error; specs parse back.
+ * values of theta, A and wait get a clear error; specs parse back; and
+ * mdk_policy_decide(), what mdkd picks with, waits wait or A.
  */
 #include <mdk/lopp.h>
 
@@ -177,6 +178,34 @@ START_TEST(test_lopp_fallback_specs)
 }
 END_TEST
 
+/* What mdkd picks with (mdk_policy_decide()): the fallback too. */
+START_TEST(test_lopp_decide)
+{
+	struct mdk_policy *p;
+	uint32_t wait = 99;
+	char err[256];
+
+	ck_assert_msg(!mdk_policy_new("lopp:theta=0.5/1,A=3/none,wait=2", &p,
+				      err, sizeof(err)),
+		      "%s", err);
+	ck_assert(!mdk_policy_resolve(p, 40, err, sizeof(err)));
+	ck_assert(mdk_policy_online(p));
+	/* Settings: (0.5, 3), (0.5, none), (1, 3), (1, none). */
+	ck_assert_int_eq(mdk_policy_decide(p, 0, 500001, &wait), 1);
+	ck_assert_uint_eq(wait, 2); /* passes: wait */
+	ck_assert_int_eq(mdk_policy_decide(p, 0, 500000, &wait), 1);
+	ck_assert_uint_eq(wait, 3); /* below: A */
+	ck_assert_int_eq(mdk_policy_decide(p, 1, 500000, &wait), 0);
+	ck_assert_int_eq(mdk_policy_decide(p, 1, 1, &wait), 0);
+	/* theta = 1: no key passes, not even the largest. */
+	ck_assert_int_eq(mdk_policy_decide(p, 2, MDK_LOPP_KEY_MAX, &wait), 1);
+	ck_assert_uint_eq(wait, 3);
+	ck_assert_int_eq(mdk_policy_decide(p, 3, MDK_LOPP_KEY_MAX, &wait), 0);
+	ck_assert_uint_eq(mdk_lopp_key(1.0), MDK_LOPP_KEY_MAX);
+	mdk_policy_free(p);
+}
+END_TEST
+
 static Suite *policy_lopp_fallback_suite(void)
 {
 	Suite *s = suite_create("policy_lopp_fallback");
@@ -186,6 +215,7 @@ static Suite *policy_lopp_fallback_suite(void)
 	tcase_add_test(tc, test_lopp_theta1_is_age);
 	tcase_add_test(tc, test_lopp_default_grid);
 	tcase_add_test(tc, test_lopp_fallback_specs);
+	tcase_add_test(tc, test_lopp_decide);
 	suite_add_tcase(s, tc);
 	return s;
 }
