@@ -248,6 +248,12 @@ static inline size_t mdk__S(const struct mdk_gen *g, uint32_t i, uint32_t j)
 }
 
 /*
+ * lopp's wait= option (policy/lopp.c): true with *@wait when @p is lopp
+ * and its spec gave one.
+ */
+bool mdk__lopp_wait_given(const struct mdk_policy *p, uint64_t *wait);
+
+/*
  * Whole-trace runs (sim.c, mpc_scored.c): @o checked against a trace of
  * @windows windows; 0 or -EINVAL with the message in @err.
  */

@@ -374,6 +374,16 @@ const struct mdk_policy_ops mdk_policy_lopp = {
  * besides the ops: a learner hands its newest model to the policy, and
  * callers read it back (mdk/lopp.h).
  */
+bool mdk__lopp_wait_given(const struct mdk_policy *p, uint64_t *wait)
+{
+	const struct lopp_priv *lp = p->priv;
+
+	if (p->ops != &mdk_policy_lopp || !lp || !lp->wait_given)
+		return false;
+	*wait = lp->wait;
+	return true;
+}
+
 const struct mdk_lopp_model *mdk_lopp_policy_model(const struct mdk_policy *p)
 {
 	const struct lopp_priv *lp = p->priv;

@@ -306,6 +306,27 @@ START_TEST(test_lopp_live_curve_equals_offline)
 	ck_assert_uint_eq(noff, (size_t)n);
 	for (i = 0; i < noff; i++)
 		check_same(&live[i], &off[i], "live vs offline");
+	/* Auto-tune picks (theta, A); a wait the curve lacks is refused. */
+	{
+		struct mdk_eval_sel sel;
+		struct mdk_point pt;
+
+		ck_assert_msg(!mdk_eval_tune(e, "lopp", 0.05, &sel, &pt, err,
+					     sizeof(err)),
+			      "%s", err);
+		ck_assert_int_eq(sel.policy, 1);
+		ck_assert(pt.max_rate <= 0.05);
+		ck_assert(!mdk_eval_find(e, "lopp:theta=0.5,A=4", &sel, err,
+					 sizeof(err)));
+		ck_assert_int_eq(mdk_eval_tune(e, "lopp:wait=1", 0.05, &sel,
+					       NULL, err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_msg(strstr(err, "wait is not tuned"), "%s", err);
+		ck_assert_int_eq(mdk_eval_find(e, "lopp:theta=0.5,wait=2", &sel,
+					       err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_msg(strstr(err, "at wait=0"), "%s", err);
+	}
 	free(live);
 	free(off);
 	free(ids);
