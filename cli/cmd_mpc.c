@@ -234,6 +234,7 @@ static int mpc_usage(void)
 	fprintf(stderr,
 		"usage: mdkctl mpc TRACE [--policy age,vmin,paw,pace,opp] [--target RATE]\n"
 		"                  [--savings occupancy|paper] [--csv | -j] [--plot FILE.svg|.png]\n"
+		"                  [--score-from W]\n"
 		"       mdkctl [-s SOCKET] mpc --live CGROUP [--target RATE] [--csv | -j]\n"
 		"                  [--plot FILE.svg|.png]\n");
 	return 2;
@@ -245,6 +246,7 @@ struct mpc_opts {
 	bool live, list_given, savings_given;
 	enum mdkctl_out_mode mode;
 	unsigned int flags;
+	uint32_t score_from; /* --score-from: the first window scored */
 	double target; /* < 0: none */
 	const char *operand; /* the TRACE, or with --live the CGROUP */
 };
@@ -270,6 +272,7 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 		{ "json", no_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
 		{ "live", no_argument, NULL, 'L' },
+		{ "score-from", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -310,6 +313,11 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 		case 'P':
 			a->plot = optarg;
 			break;
+		case 'F':
+			if (mdkctl_parse_window_index(optarg, "--score-from",
+						      &a->score_from))
+				return 2;
+			break;
 		default:
 			return mpc_usage();
 		}
@@ -317,6 +325,11 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 	if (optind != argc - 1)
 		return mpc_usage();
 	a->operand = argv[optind];
+	if (a->live && a->score_from) {
+		fprintf(stderr,
+			"mdkctl: mpc --live: the daemon's curves are over its horizon (no --score-from)\n");
+		return 2;
+	}
 	if (a->live && (a->list_given || a->savings_given)) {
 		fprintf(stderr,
 			"mdkctl: mpc --live: the daemon's curves are those of its evaluate key, savings occupancy (no --policy or --savings)\n");
@@ -351,8 +364,11 @@ static int run_curves(const struct mpc_opts *a, struct mpc_curves *m)
 	m->npts = calloc(m->np, sizeof(*m->npts));
 	if (!m->pts || !m->npts)
 		return 1;
-	if (mdk_mpc_run(m->trace, m->pols, m->np, a->flags, m->pts, m->npts,
-			err, sizeof(err))) {
+	if (mdk_mpc_run_opts(m->trace, m->pols, m->np,
+			     &(struct mdk_run_opts){ .flags = a->flags,
+						     .score_from =
+							     a->score_from },
+			     m->pts, m->npts, err, sizeof(err))) {
 		fprintf(stderr, "mdkctl: %s\n", err);
 		return 1;
 	}
@@ -391,6 +407,7 @@ static int print_curves_json(const struct mpc_opts *a,
 	mdkd_json_add_u64(o, "records", m->meta.records);
 	mdkd_json_add_str(o, "savings",
 			  a->flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+	mdkd_json_add_u64(o, "score_from", a->score_from);
 	if (a->target >= 0)
 		mdkd_json_add_double(o, "target", a->target);
 	arr = json_object_new_array_ext((int)m->np);
@@ -423,6 +440,9 @@ static void print_curves_human(const struct mpc_opts *a,
 	printf("%s: %u windows, %" PRIu64 " records; savings: %s\n", m->trace,
 	       m->meta.windows, m->meta.records,
 	       a->flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+	if (a->score_from)
+		printf("scored over windows %u..%u (earlier windows make the state only)\n",
+		       a->score_from, m->meta.windows - 1);
 	if (a->target < 0) {
 		print_table(m->names, m->pts, m->npts, m->np);
 		return;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mdk/trace.h>
+
 #include <json-c/printbuf.h>
 
 #include "gnuplot.h"
@@ -30,7 +32,10 @@ void mdkctl_point_csv(FILE *f, const struct mdk_point *p)
 	fprintf(f, "%s,", p->policy);
 	put_param(f, p->policy, p->p1, false);
 	fputc(',', f);
-	if (p->has_p2)
+	if (p->has_p2 && !strcmp(p->policy, "lopp") &&
+	    p->p2 >= (double)MDK_TRACE_MAX_WINDOW)
+		fputs("none", f); /* lopp's A = none: never reclaimed */
+	else if (p->has_p2)
 		put_param(f, "", p->p2, false);
 	fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%" PRIu64 "\n", p->max_rate,
 		p->mean_rate, p->p99_rate, p->savings, p->promotions);
@@ -38,7 +43,7 @@ void mdkctl_point_csv(FILE *f, const struct mdk_point *p)
 
 static const char *const param_keys[][3] = {
 	{ "age", "T" },	      { "vmin", "T" },	{ "paw", "P", "wait" },
-	{ "pace", "P", "A" }, { "opp", "rho" }, { "lopp", "theta", "wait" },
+	{ "pace", "P", "A" }, { "opp", "rho" }, { "lopp", "theta", "A" },
 };
 
 static const char *param_key(const char *policy, int which)
@@ -53,7 +58,13 @@ static const char *param_key(const char *policy, int which)
 
 void mdkctl_point_setting(const struct mdk_point *p, char *buf, size_t len)
 {
-	if (is_fraction_policy(p->policy) && p->has_p2)
+	/* lopp's A = none: never reclaimed, the largest window count */
+	if (!strcmp(p->policy, "lopp") && p->has_p2 &&
+	    p->p2 >= (double)MDK_TRACE_MAX_WINDOW)
+		snprintf(buf, len, "%s:%s=%g,%s=none", p->policy,
+			 param_key(p->policy, 1), p->p1,
+			 param_key(p->policy, 2));
+	else if (is_fraction_policy(p->policy) && p->has_p2)
 		snprintf(buf, len, "%s:%s=%g,%s=%.0f", p->policy,
 			 param_key(p->policy, 1), p->p1,
 			 param_key(p->policy, 2), p->p2);
