@@ -73,6 +73,9 @@ def mpc_rows(ptr, n):
     for f in MPC_COLUMNS[1:]:
         out[f] = v[f]
     out["p2"] = np.where(v["has_p2"], v["p2"], np.nan)
+    # lopp's A = none (never reclaimed; mdkctl's CSV "none"): infinity.
+    if n and out["policy"][0] == "lopp":
+        out["p2"][out["p2"] >= lib.MDK_TRACE_MAX_WINDOW] = np.inf
     return out
 
 

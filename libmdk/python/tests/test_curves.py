@@ -21,7 +21,8 @@ def mpc_fields(row):
     frac = row["policy"] in FRACTION
     p2 = row["p2"]
     return [row["policy"], ("%.10g" if frac else "%.0f") % row["p1"],
-            "" if math.isnan(p2) else "%.0f" % p2,
+            "" if math.isnan(p2) else "none" if math.isinf(p2)
+            else "%.0f" % p2,
             *("%.10g" % row[c] for c in ("max_rate", "mean_rate",
                                          "p99_rate", "savings")),
             "%d" % row["promotions"]]
