@@ -11,6 +11,7 @@
 #   make bench        benchmarks, as ratios against in-run baselines
 #   make experiment   the end-to-end experiment (Documentation/experiment.rst)
 #   make install      install under $(DESTDIR)$(PREFIX)
+#   make python       the Python package mdk, in build/python/
 #   make deb          the Debian packages (debian/), in build/deb/
 #
 # Variables: V=1 (show commands), KDIR=/path/to/kernel/build (build the
@@ -142,6 +143,8 @@ include daemon/build.mk
 include cli/build.mk
 include kmod/build.mk
 include tests/build.mk
+# The Python package (make python), on libmdk.
+include libmdk/python/build.mk
 
 # Every static library: its members are the prerequisites its build.mk
 # lists.

@@ -234,7 +234,7 @@ static int mpc_usage(void)
 	fprintf(stderr,
 		"usage: mdkctl mpc TRACE [--policy age,vmin,paw,pace,opp] [--target RATE]\n"
 		"                  [--savings occupancy|paper] [--csv | -j] [--plot FILE.svg|.png]\n"
-		"                  [--threads N]\n"
+		"                  [--score-from W] [--threads N]\n"
 		"       mdkctl [-s SOCKET] mpc --live CGROUP [--target RATE] [--csv | -j]\n"
 		"                  [--plot FILE.svg|.png]\n");
 	return 2;
@@ -247,6 +247,7 @@ struct mpc_opts {
 	unsigned int threads; /* 0: one per CPU */
 	enum mdkctl_out_mode mode;
 	unsigned int flags;
+	uint32_t score_from; /* --score-from: the first window scored */
 	double target; /* < 0: none */
 	const char *operand; /* the TRACE, or with --live the CGROUP */
 };
@@ -273,6 +274,7 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 		{ "plot", required_argument, NULL, 'P' },
 		{ "live", no_argument, NULL, 'L' },
 		{ "threads", required_argument, NULL, 'T' },
+		{ "score-from", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -325,6 +327,11 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 			a->threads = (unsigned int)v;
 			a->threads_given = true;
 			break;
+		case 'F':
+			if (mdkctl_parse_window_index(optarg, "--score-from",
+						      &a->score_from))
+				return 2;
+			break;
 		default:
 			return mpc_usage();
 		}
@@ -335,6 +342,11 @@ static int parse_mpc(int argc, char **argv, struct mpc_opts *a)
 	if (a->live && a->threads_given) {
 		fprintf(stderr,
 			"mdkctl: mpc --live: the daemon computes the live curves (no --threads)\n");
+		return 2;
+	}
+	if (a->live && a->score_from) {
+		fprintf(stderr,
+			"mdkctl: mpc --live: the daemon's curves are over its horizon (no --score-from)\n");
 		return 2;
 	}
 	if (a->live && (a->list_given || a->savings_given)) {
@@ -359,6 +371,7 @@ static void free_curves(struct mpc_curves *m)
 static int run_curves(const struct mpc_opts *a, struct mpc_curves *m)
 {
 	char err[512];
+	int ret;
 
 	if (mdk_policy_parse_list(a->list, &m->pols, &m->np, err,
 				  sizeof(err))) {
@@ -371,8 +384,18 @@ static int run_curves(const struct mpc_opts *a, struct mpc_curves *m)
 	m->npts = calloc(m->np, sizeof(*m->npts));
 	if (!m->pts || !m->npts)
 		return 1;
-	if (mdk_mpc_run_threads(m->trace, m->pols, m->np, a->flags, a->threads,
-				m->pts, m->npts, err, sizeof(err))) {
+	/* Scoring from a later window is mdk_mpc_run_opts()'s, on one thread. */
+	if (a->score_from)
+		ret = mdk_mpc_run_opts(
+			m->trace, m->pols, m->np,
+			&(struct mdk_run_opts){ .flags = a->flags,
+						.score_from = a->score_from },
+			m->pts, m->npts, err, sizeof(err));
+	else
+		ret = mdk_mpc_run_threads(m->trace, m->pols, m->np, a->flags,
+					  a->threads, m->pts, m->npts, err,
+					  sizeof(err));
+	if (ret) {
 		fprintf(stderr, "mdkctl: %s\n", err);
 		return 1;
 	}
@@ -411,6 +434,7 @@ static int print_curves_json(const struct mpc_opts *a,
 	mdkd_json_add_u64(o, "records", m->meta.records);
 	mdkd_json_add_str(o, "savings",
 			  a->flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+	mdkd_json_add_u64(o, "score_from", a->score_from);
 	if (a->target >= 0)
 		mdkd_json_add_double(o, "target", a->target);
 	arr = json_object_new_array_ext((int)m->np);
@@ -443,6 +467,9 @@ static void print_curves_human(const struct mpc_opts *a,
 	printf("%s: %u windows, %" PRIu64 " records; savings: %s\n", m->trace,
 	       m->meta.windows, m->meta.records,
 	       a->flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+	if (a->score_from)
+		printf("scored over windows %u..%u (earlier windows make the state only)\n",
+		       a->score_from, m->meta.windows - 1);
 	if (a->target < 0) {
 		print_table(m->names, m->pts, m->npts, m->np);
 		return;

@@ -26,7 +26,7 @@ static int simulate_usage(void)
 {
 	fprintf(stderr,
 		"usage: mdkctl simulate TRACE --policy SPEC[,SPEC...] [--savings occupancy|paper]\n"
-		"                       [--csv | -j] [--windows]\n"
+		"                       [--csv | -j] [--windows] [--score-from W]\n"
 		"SPEC: age:T=4, vmin:T=4, paw:P=2,wait=2, pace:P=4,A=2, opp:rho=0.01,\n"
 		"      lru:k=1000, opt:k=1000 (values may be grids: T=1-10, rho=0.01/0.02)\n");
 	return 2;
@@ -76,8 +76,9 @@ static void print_windows(const struct mdk_sim *sim)
 }
 
 static int simulate_policy(const char *trace, struct mdk_policy *p,
-			   unsigned int flags, enum mdkctl_out_mode mode,
-			   bool per_window, struct json_object *j)
+			   unsigned int flags, uint32_t from,
+			   enum mdkctl_out_mode mode, bool per_window,
+			   struct json_object *j)
 {
 	size_t ns, base, i;
 	uint32_t W;
@@ -104,9 +105,12 @@ static int simulate_policy(const char *trace, struct mdk_policy *p,
 		struct mdk_trace_chunk c;
 		uint32_t *keys = NULL;
 
-		for (i = 0; i < n && !ret; i++)
+		for (i = 0; i < n && !ret; i++) {
 			ret = mdk_sim_new(p, base + i, flags, &sims[i], err,
 					  sizeof(err));
+			if (!ret)
+				mdk_sim_score_from(sims[i], from);
+		}
 		if (!ret)
 			ret = mdk_trace_reader_open(trace, MDK_TRACE_DENSE, &r,
 						    err, sizeof(err));
@@ -176,6 +180,7 @@ struct simulate_opts {
 	enum mdkctl_out_mode mode;
 	unsigned int flags; /* --savings */
 	bool per_window;
+	uint32_t score_from; /* --score-from: the first window scored */
 	const char *trace;
 };
 
@@ -187,6 +192,7 @@ static int parse_simulate(int argc, char **argv, struct simulate_opts *o)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "windows", no_argument, NULL, 'w' },
+		{ "score-from", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -211,6 +217,11 @@ static int parse_simulate(int argc, char **argv, struct simulate_opts *o)
 			break;
 		case 'w':
 			o->per_window = true;
+			break;
+		case 'F':
+			if (mdkctl_parse_window_index(optarg, "--score-from",
+						      &o->score_from))
+				return 2;
 			break;
 		default:
 			return simulate_usage();
@@ -253,6 +264,7 @@ static int json_doc(const struct simulate_opts *o, struct json_object **doc,
 	mdkd_json_add_str(*doc, "trace", o->trace);
 	mdkd_json_add_str(*doc, "savings",
 			  o->flags & MDK_SAVINGS_PAPER ? "paper" : "occupancy");
+	mdkd_json_add_u64(*doc, "score_from", o->score_from);
 	mdkd_json_add(*doc, "points", *j);
 	return 0;
 }
@@ -278,15 +290,24 @@ int mdkctl_cmd_simulate(int argc, char **argv)
 	ncache = count_cache(pols, np);
 	if (ncache < 0)
 		goto out;
+	if (ncache && o.score_from) {
+		fprintf(stderr,
+			"mdkctl: --score-from: lru and opt have no windows to score (see mdkctl mrc)\n");
+		goto out;
+	}
 	rc = 1;
+	if (o.score_from && o.mode == MDKCTL_OUT_HUMAN)
+		printf("scored from window %u (earlier windows make the state only)\n",
+		       o.score_from);
 	if (o.mode == MDKCTL_OUT_CSV)
 		puts(ncache ? MDKCTL_MRC_CSV_HEADER : MDKCTL_MPC_CSV_HEADER);
 	if (o.mode == MDKCTL_OUT_JSON && json_doc(&o, &doc, &j))
 		goto out;
 	for (i = 0; i < np; i++)
 		if (ncache ? simulate_cache(o.trace, pols[i], o.mode, j) :
-			     simulate_policy(o.trace, pols[i], o.flags, o.mode,
-					     o.per_window, j))
+			     simulate_policy(o.trace, pols[i], o.flags,
+					     o.score_from, o.mode, o.per_window,
+					     j))
 			goto out;
 	rc = 0;
 out:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mdkctl trace info|import|export: access-bit traces (.mdkt, see
+ * mdkctl trace info|import|export|report: access-bit traces (.mdkt, see
  * Documentation/trace-format.rst) and their CSV form.
  */
 #include <getopt.h>
@@ -24,7 +24,9 @@ static int trace_usage(void)
 		"usage: mdkctl trace info TRACE [-j] [--partial]\n"
 		"       mdkctl trace import CSV OUT.mdkt [--window-seconds S] [--page-size BYTES]\n"
 		"                           [--phys] [--desc TEXT]\n"
-		"       mdkctl trace export TRACE [OUT.csv]\n");
+		"       mdkctl trace export TRACE [OUT.csv]\n"
+		"       mdkctl trace report TRACE [-j | --csv TABLE] [--plot FILE.png|FILE.svg]\n"
+		"                           [--ranges N] [--columns N] [--partial]\n");
 	return 2;
 }
 
@@ -316,6 +318,8 @@ static const struct mdkctl_cmd trace_cmds[] = {
 	{ "info", trace_info, "header, index and statistics of a trace" },
 	{ "import", trace_import, "convert window,page CSV to a trace" },
 	{ "export", trace_export, "write a trace as window,page CSV" },
+	{ "report", mdkctl_cmd_trace_report,
+	  "accesses, footprint, idle ages, reuse, popularity, heatmap" },
 	{ "help", trace_help, "show usage" },
 	{ 0 },
 };

@@ -13,6 +13,7 @@
 
 #include <mdk/lopp.h>
 
+#include "analysis.h"
 #include "mdkctl.h"
 #include "parse.h"
 #include "report.h"
@@ -21,9 +22,9 @@ static int train_usage(void)
 {
 	fprintf(stderr,
 		"usage: mdkctl train TRACE --rho R -o MODEL [--holdout F] [--samples N]\n"
-		"                    [--cost C] [--theta T] [-j]\n"
+		"                    [--cost C] [--theta T] [--train-until W | --train-frac F] [-j]\n"
 		"R, F, T: fractions such as 0.01 or 1%%; defaults: --holdout 20%%,\n"
-		"--samples 512K rows, --cost 1, --theta 0.5.\n");
+		"--samples 512K rows, --cost 1, --theta 0.5, every window.\n");
 	return 2;
 }
 
@@ -54,7 +55,37 @@ struct train_opts {
 	struct mdk_lopp_train_opts lo;
 	const char *out, *trace;
 	bool json, has_rho;
+	uint32_t until; /* --train-until: windows 0..until-1 (0: all) */
+	double frac; /* --train-frac: that fraction of the windows (0: all) */
 };
+
+/* --train-until W or --train-frac F into @o; 0, or 2 after a message. */
+static int train_range(int opt, const char *arg, struct train_opts *o)
+{
+	if (o->until || o->frac) {
+		fprintf(stderr,
+			"mdkctl: train: --train-until and --train-frac given twice or together\n");
+		return 2;
+	}
+	if (opt == 'U') {
+		if (mdkctl_parse_window_index(arg, "--train-until", &o->until))
+			return 2;
+		if (!o->until) {
+			fprintf(stderr,
+				"mdkctl: --train-until 0: the training windows 0..W-1 would be empty (expected W >= 1)\n");
+			return 2;
+		}
+		return 0;
+	}
+	if (mdkctl_parse_fraction(arg, &o->frac) || !(o->frac > 0)) {
+		fprintf(stderr,
+			"mdkctl: --train-frac '%s': expected a fraction of the windows above 0 and at most 1 (e.g. 50%%)\n",
+			arg);
+		o->frac = 0;
+		return 2;
+	}
+	return 0;
+}
 
 /* One option into @o; 0, or 2 after a message (or the usage). */
 static int train_opt(int opt, const char *arg, struct train_opts *o)
@@ -116,6 +147,9 @@ static int train_opt(int opt, const char *arg, struct train_opts *o)
 	case 'j':
 		o->json = true;
 		return 0;
+	case 'U':
+	case 'f':
+		return train_range(opt, arg, o);
 	}
 	return train_usage();
 }
@@ -130,6 +164,8 @@ static int parse_train(int argc, char **argv, struct train_opts *o)
 		{ "samples", required_argument, NULL, 'n' },
 		{ "cost", required_argument, NULL, 'C' },
 		{ "theta", required_argument, NULL, 't' },
+		{ "train-until", required_argument, NULL, 'U' },
+		{ "train-frac", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -170,6 +206,7 @@ static int train_report(const struct train_opts *o,
 		mdkd_json_add_double(j, "theta", o->lo.theta);
 		mdkd_json_add_double(j, "holdout", o->lo.holdout);
 		mdkd_json_add_u64(j, "windows", rep->windows);
+		mdkd_json_add_u64(j, "train_until", rep->windows);
 		mdkd_json_add_u64(j, "split", rep->split);
 		mdkd_json_add_u64(j, "intervals", rep->intervals);
 		mdkd_json_add_double(j, "sample", rep->sample);
@@ -177,10 +214,11 @@ static int train_report(const struct train_opts *o,
 		mdkd_json_add(j, "test", quality_json(&rep->test));
 		return mdkd_json_emit(j) ? 1 : 0;
 	}
-	printf("%s: %u windows, %" PRIu64
+	printf("%s: %u windows%s, %" PRIu64
 	       " intervals, %.1f%% of pages sampled; windows %u.. held out\n",
-	       o->trace, rep->windows, rep->intervals, 100 * rep->sample,
-	       rep->split);
+	       o->trace, rep->windows,
+	       o->until ? " (the leading part: the trace cut there)" : "",
+	       rep->intervals, 100 * rep->sample, rep->split);
 	printf("%-8s %10s %10s %10s %10s %10s %9s %9s %9s\n", "set", "rows",
 	       "reclaim", "tp", "fp", "fn", "precision", "recall", "auc");
 	quality_text("train", &rep->train);
@@ -201,7 +239,18 @@ int mdkctl_cmd_train(int argc, char **argv)
 	rc = parse_train(argc, argv, &o);
 	if (rc)
 		return rc;
-	if (mdk_lopp_train(o.trace, &o.lo, &m, &rep, err, sizeof(err))) {
+	if (o.frac) {
+		struct mdkctl_trace_meta meta;
+
+		if (mdkctl_trace_meta(o.trace, &meta))
+			return 1;
+		/* ceil(frac W): at least one window */
+		o.until = (uint32_t)ceil(o.frac * meta.windows - 1e-9);
+		if (!o.until)
+			o.until = 1;
+	}
+	if (mdk_lopp_train_until(o.trace, &o.lo, o.until, &m, &rep, err,
+				 sizeof(err))) {
 		fprintf(stderr, "mdkctl: train: %s\n", err);
 		return 1;
 	}

@@ -50,6 +50,8 @@ int mdkctl_cmd_swarm(int argc, char **argv);
  * cmd_simulate.c, cmd_train.c, cmd_mrc.c
  */
 int mdkctl_cmd_trace(int argc, char **argv);
+/* mdkctl trace report (cmd_trace_report.c), dispatched by cmd_trace.c */
+int mdkctl_cmd_trace_report(int argc, char **argv);
 int mdkctl_cmd_synth(int argc, char **argv);
 int mdkctl_cmd_mpc(int argc, char **argv);
 int mdkctl_cmd_simulate(int argc, char **argv);

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The values of mdkctl's options (see parse.h). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <mdk/trace.h>
 
 #include "parse.h"
 
@@ -119,4 +123,21 @@ int mdkctl_parse_time(const char *s, uint64_t max_ns, uint64_t *ns)
 int mdkctl_parse_window(const char *s, uint64_t *ns)
 {
 	return mdkctl_parse_time(s, 86400ULL * 1000000000ULL, ns);
+}
+
+int mdkctl_parse_window_index(const char *s, const char *opt, uint32_t *out)
+{
+	unsigned long long v;
+	char *e;
+
+	errno = 0;
+	v = s && *s >= '0' && *s <= '9' ? strtoull(s, &e, 10) : ULLONG_MAX;
+	if (v == ULLONG_MAX || errno || *e || v >= MDK_TRACE_MAX_WINDOW) {
+		fprintf(stderr,
+			"mdkctl: %s '%s': expected a window number from 0 to %u\n",
+			opt, s ? s : "", MDK_TRACE_MAX_WINDOW - 1);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
 }

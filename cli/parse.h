@@ -52,4 +52,10 @@ int mdkctl_parse_time(const char *s, uint64_t max_ns, uint64_t *ns);
 /* mdkctl_parse_window() - mdkctl_parse_time() up to 24 h, for windows. */
 int mdkctl_parse_window(const char *s, uint64_t *ns);
 
+/*
+ * mdkctl_parse_window_index() - a window number (0 .. MDK_TRACE_MAX_WINDOW - 1)
+ * for option @opt; -EINVAL after a message naming it.
+ */
+int mdkctl_parse_window_index(const char *s, const char *opt, uint32_t *out);
+
 #endif /* MDKCTL_PARSE_H */

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Output of mdkctl's analysis commands (see report.h). */
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/wait.h>
+
+#include <mdk/trace.h>
 
 #include <json-c/printbuf.h>
 
+#include "gnuplot.h"
 #include "report.h"
 
 /* Policies whose first parameter is a fraction (rho, theta). */
@@ -32,7 +32,10 @@ void mdkctl_point_csv(FILE *f, const struct mdk_point *p)
 	fprintf(f, "%s,", p->policy);
 	put_param(f, p->policy, p->p1, false);
 	fputc(',', f);
-	if (p->has_p2)
+	if (p->has_p2 && !strcmp(p->policy, "lopp") &&
+	    p->p2 >= (double)MDK_TRACE_MAX_WINDOW)
+		fputs("none", f); /* lopp's A = none: never reclaimed */
+	else if (p->has_p2)
 		put_param(f, "", p->p2, false);
 	fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%" PRIu64 "\n", p->max_rate,
 		p->mean_rate, p->p99_rate, p->savings, p->promotions);
@@ -40,7 +43,7 @@ void mdkctl_point_csv(FILE *f, const struct mdk_point *p)
 
 static const char *const param_keys[][3] = {
 	{ "age", "T" },	      { "vmin", "T" },	{ "paw", "P", "wait" },
-	{ "pace", "P", "A" }, { "opp", "rho" }, { "lopp", "theta", "wait" },
+	{ "pace", "P", "A" }, { "opp", "rho" }, { "lopp", "theta", "A" },
 };
 
 static const char *param_key(const char *policy, int which)
@@ -55,7 +58,13 @@ static const char *param_key(const char *policy, int which)
 
 void mdkctl_point_setting(const struct mdk_point *p, char *buf, size_t len)
 {
-	if (is_fraction_policy(p->policy) && p->has_p2)
+	/* lopp's A = none: never reclaimed, the largest window count */
+	if (!strcmp(p->policy, "lopp") && p->has_p2 &&
+	    p->p2 >= (double)MDK_TRACE_MAX_WINDOW)
+		snprintf(buf, len, "%s:%s=%g,%s=none", p->policy,
+			 param_key(p->policy, 1), p->p1,
+			 param_key(p->policy, 2));
+	else if (is_fraction_policy(p->policy) && p->has_p2)
 		snprintf(buf, len, "%s:%s=%g,%s=%.0f", p->policy,
 			 param_key(p->policy, 1), p->p1,
 			 param_key(p->policy, 2), p->p2);
@@ -176,19 +185,6 @@ struct json_object *mdkctl_mrc_json(const struct mdk_mrc_point *p)
 	return o;
 }
 
-/* A gnuplot single-quoted string: '' stands for a quote. */
-static void gp_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		if (*s != '\n')
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
 static const char *policy_colour(const char *name, size_t i)
 {
 	static const char *const names[] = { "age", "vmin", "paw", "pace",
@@ -208,31 +204,15 @@ int mdkctl_plot_mpc(const char *path, const char *title,
 		    const struct mdkctl_curve *curves, size_t n, double target,
 		    char *err, size_t errlen)
 {
-	const char *ext = strrchr(path, '.'), *term;
 	FILE *gp;
 	size_t i, k;
-	int status;
+	int ret;
 
-	if (ext && !strcasecmp(ext, ".svg"))
-		term = "svg size 960,640 dynamic background rgb 'white' font 'sans,12'";
-	else if (ext && !strcasecmp(ext, ".png"))
-		term = "pngcairo size 960,640 font 'sans,11'";
-	else {
-		snprintf(err, errlen,
-			 "%s: expected a plot file ending in .svg or .png",
-			 path);
-		return -EINVAL;
-	}
-	fflush(NULL);
-	gp = popen("gnuplot", "w");
-	if (!gp) {
-		snprintf(err, errlen, "gnuplot: %s", strerror(errno));
-		return -errno;
-	}
-	fprintf(gp, "set terminal %s\nset output ", term);
-	gp_quote(gp, path);
-	fputs("\nset title ", gp);
-	gp_quote(gp, title);
+	ret = mdkctl_gnuplot_open(path, 960, 640, &gp, err, errlen);
+	if (ret)
+		return ret;
+	fputs("set title ", gp);
+	mdkctl_gnuplot_quote(gp, title);
 	fputs(" noenhanced\n"
 	      "set xlabel 'max window promotion rate (promotions / accessed pages)'\n"
 	      "set ylabel 'savings (fraction of footprint page-windows)'\n"
@@ -277,26 +257,10 @@ int mdkctl_plot_mpc(const char *path, const char *title,
 			k ? ", " : "", big,
 			curves[big].n > 1000 ? "0.4" : "0.6",
 			policy_colour(curves[big].name, big));
-		gp_quote(gp, curves[big].name);
+		mdkctl_gnuplot_quote(gp, curves[big].name);
 	}
 	fputs("\n", gp);
-	status = pclose(gp);
-	if (status == -1) {
-		snprintf(err, errlen, "gnuplot: %s", strerror(errno));
-		return -errno;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		snprintf(
-			err, errlen,
-			"gnuplot not found: install gnuplot-nox (tests/install-deps.sh)");
-		return -ENOENT;
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(err, errlen, "gnuplot failed (status %d) writing %s",
-			 status, path);
-		return -EIO;
-	}
-	return 0;
+	return mdkctl_gnuplot_close(gp, path, err, errlen);
 }
 
 const char *mdkctl_pct(double x, char *buf, size_t len)

@@ -5,7 +5,7 @@
 /*
  * Output shared by mdkctl's analysis commands (mpc, simulate, mrc): the
  * CSV rows and JSON objects of operating points, human tables, and MPC
- * scatter plots drawn by gnuplot.
+ * scatter plots drawn by gnuplot (gnuplot.h).
  */
 #include <stdbool.h>
 #include <stddef.h>

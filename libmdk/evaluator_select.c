@@ -30,6 +30,26 @@ static long setting_of(const struct mdk_policy *p, const uint64_t *v)
 }
 
 /*
+ * A wait= that @one (a spec's lopp) gives must be the evaluated policy
+ * @cur's: the live curve has one wait, which is not tuned.
+ */
+static int same_wait(const struct mdk_policy *one, const struct mdk_policy *cur,
+		     const char *spec, char *err, size_t errlen)
+{
+	uint64_t w, c = 0;
+
+	if (!mdk__lopp_wait_given(one, &w))
+		return 0;
+	mdk__lopp_wait_given(cur, &c);
+	if (w == c)
+		return 0;
+	return mdk_err(
+		err, errlen, -EINVAL,
+		"%s: the live lopp curve is at wait=%llu (wait is not tuned: give lopp:wait=%llu in the evaluate list)",
+		spec, (unsigned long long)c, (unsigned long long)w);
+}
+
+/*
  * @spec ("pace:P=1-5,A=2") with value @v[k] added to each parameter k's
  * grid, into @out; the keys come from @one, a single setting's spec.
  */
@@ -101,6 +121,9 @@ int mdk_eval_find(struct mdk_eval *e, const char *spec,
 		goto out;
 	mdk_policy_setting(one, 0, &s);
 	gi = mdk__eval_gen_index(e, mdk_policy_name(one));
+	if (gi >= 0 &&
+	    (ret = same_wait(one, e->gens[gi].pol, spec, err, errlen)))
+		goto out;
 	if (gi >= 0) {
 		k = setting_of(e->gens[gi].pol, s.v);
 		if (k >= 0) {
@@ -218,6 +241,16 @@ int mdk_eval_tune(struct mdk_eval *e, const char *spec, double target,
 		return mdk_err(err, errlen, -ENOENT, "%s is not evaluated",
 			       name);
 	pol = e->gens[gi].pol;
+	{
+		struct mdk_policy *one = NULL;
+		int ret = mdk_policy_new(spec, &one, err, errlen);
+
+		if (!ret)
+			ret = same_wait(one, pol, spec, err, errlen);
+		mdk_policy_free(one);
+		if (ret)
+			return ret;
+	}
 	n = mdk_eval_curve(e, (size_t)gi, &pts, err, errlen);
 	if (n < 0)
 		return (int)n;

@@ -8,7 +8,8 @@
  * layer and those below it, never one above:
  *
  *   1. helpers: util.c (errors, mdk_grow(), mdk_hash64()), pagemap.c
- *   2. traces: trace_*.c, csv.c, synth.c; the interval stream, interval.c
+ *   2. traces: trace_*.c (with the reports, trace_report.c and
+ *      trace_heat.c), csv.c, synth.c; the interval stream, interval.c
  *   3. policies: policy*.c, policy/<name>.c, and L-OPP's model and
  *      features (lopp/), which policy/lopp.c scores with
  *   4. runs of policies: the simulator (sim.c), curves (mpc*.c), MRCs
@@ -19,7 +20,7 @@
  *
  * This header serves them all; what layer 3 and above share is in
  * policy_int.h, and an area's own internals in its header (trace_int.h,
- * mpc_int.h, learn/learn_int.h, evaluator_int.h).
+ * report_int.h, mpc_int.h, learn/learn_int.h, evaluator_int.h).
  */
 #ifndef MDK_INTERNAL_H
 #define MDK_INTERNAL_H

@@ -94,6 +94,7 @@ void mdk_mpc_free(struct mdk_mpc *m)
 	free(m->first);
 	free(m->slotwin);
 	free(m->scratch);
+	mdk__grid_free(&m->gown);
 	free(m);
 }
 
@@ -117,6 +118,14 @@ static int setup_dim(struct mdk_mpc *m, int param, bool reuse, uint32_t *nb,
 	} else {
 		const struct mdk_grid *gr = &m->pol->grid[param];
 
+		/* The policy's own gap thresholds (lopp: A's and its wait). */
+		if (!reuse && m->ops->gen_ggrid) {
+			if (m->ops->gen_ggrid(m->pol, &m->gown)) {
+				free(b);
+				return -ENOMEM;
+			}
+			gr = &m->gown;
+		}
 		*grid = gr;
 		*nb = (uint32_t)MDK_MIN(gr->n, (size_t)UINT32_MAX - 1) + 1;
 		for (x = 0; x < size; x++) {

@@ -36,6 +36,7 @@ struct mdk_mpc {
 	int failed;
 	size_t bytes;
 	uint64_t *scratch;
+	struct mdk_grid gown; /* the gap thresholds of ops->gen_ggrid() */
 };
 
 static inline uint32_t slot_of(const struct mdk_mpc *m, uint32_t w)

@@ -87,11 +87,12 @@ int mdk_policy_resolve(struct mdk_policy *p, uint64_t n, char *err,
 		if (p->given[i])
 			goto check;
 		mdk__grid_free(&p->grid[i]);
-		if (!d->dflt)
+		if (!d->dflt && !d->dflt_p)
 			return mdk_err(err, errlen, -EINVAL,
 				       "%s: parameter %s is required",
 				       ops->name, d->key);
-		ret = d->dflt(n, &p->grid[i]);
+		ret = d->dflt_p ? d->dflt_p(p, n, &p->grid[i]) :
+				  d->dflt(n, &p->grid[i]);
 		if (ret)
 			return mdk_err(err, errlen, ret,
 				       "%s: %s: out of memory", ops->name,
@@ -169,7 +170,7 @@ int mdk_policy_decide(const struct mdk_policy *p, size_t i, uint32_t reuse,
 	if (mdk_policy_setting(p, i, &s))
 		return -ERANGE;
 	/* Online policies look at neither the length nor the tail flag. */
-	d = p->ops->wait(s.v, reuse, 0, false);
+	d = mdk__policy_wait(p, s.v, reuse, 0, false);
 	if (d == MDK_KEEP)
 		return 0;
 	*wait = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;

@@ -45,6 +45,11 @@ struct mdk_param_desc {
 	uint64_t min, max; /* in the stored unit */
 	/* Default grid for a trace of @n windows (or pages); NULL: required. */
 	int (*dflt)(uint64_t n, struct mdk_grid *g);
+	/* dflt() that also sees the policy (what else its spec gives). */
+	int (*dflt_p)(const struct mdk_policy *p, uint64_t n,
+		      struct mdk_grid *g);
+	/* The value the word "none" stands for (0: not accepted). */
+	uint64_t none;
 };
 
 /* Returned by wait() when the policy keeps the page for the interval. */
@@ -75,6 +80,12 @@ struct mdk_policy_ops {
 	 */
 	int64_t (*wait)(const uint64_t *v, uint32_t reuse, uint32_t len,
 			bool tail);
+	/*
+	 * wait_opt() - wait() for a policy whose rule also reads its options
+	 * (lopp's wait=): called in its place when set (mdk__policy_wait()).
+	 */
+	int64_t (*wait_opt)(const struct mdk_policy *p, const uint64_t *v,
+			    uint32_t reuse, uint32_t len, bool tail);
 	/*
 	 * wait() ignores @len and @tail: the policy decides when the interval
 	 * opens, so a daemon can run it (mdk_policy_decide()).
@@ -107,6 +118,12 @@ struct mdk_policy_ops {
 	void (*gen_saved)(const struct mdk_gen *g, const uint64_t *Gc,
 			  const uint64_t *Gs, const uint64_t *Tc,
 			  const uint64_t *Ts, uint64_t *saved);
+	/*
+	 * gen_ggrid() - the thresholds the gaps are binned by when they are
+	 * not gen_g's grid alone (lopp: the A grid and its wait option) into
+	 * @g (empty on entry; freed by the generator).  0 or -ENOMEM.
+	 */
+	int (*gen_ggrid)(const struct mdk_policy *p, struct mdk_grid *g);
 
 	/*
 	 * Cache policies (LRU, OPT), driven by mrc.c: cache_new() makes the
@@ -171,6 +188,15 @@ void mdk__gen_above_saved(const struct mdk_gen *g, const uint64_t *Gc,
 			  const uint64_t *Gs, const uint64_t *Tc,
 			  const uint64_t *Ts, uint64_t *saved);
 
+/* ops->wait_opt() when set, else ops->wait(). */
+static inline int64_t mdk__policy_wait(const struct mdk_policy *p,
+				       const uint64_t *v, uint32_t reuse,
+				       uint32_t len, bool tail)
+{
+	return p->ops->wait_opt ? p->ops->wait_opt(p, v, reuse, len, tail) :
+				  p->ops->wait(v, reuse, len, tail);
+}
+
 /* Grids (policy_grid.c): values are pushed, then sorted and deduplicated. */
 void mdk__grid_free(struct mdk_grid *g);
 /* Append @v (*@cap: the capacity of g->v); 0, -E2BIG (MDK_MAX_GRID), -ENOMEM. */
@@ -220,6 +246,20 @@ static inline size_t mdk__S(const struct mdk_gen *g, uint32_t i, uint32_t j)
 {
 	return (size_t)i * (g->ng + 1) + j;
 }
+
+/*
+ * lopp's wait= option (policy/lopp.c): true with *@wait when @p is lopp
+ * and its spec gave one.
+ */
+bool mdk__lopp_wait_given(const struct mdk_policy *p, uint64_t *wait);
+
+/*
+ * Whole-trace runs (sim.c, mpc_scored.c): @o checked against a trace of
+ * @windows windows; 0 or -EINVAL with the message in @err.
+ */
+struct mdk_run_opts;
+int mdk__run_opts_check(const struct mdk_run_opts *o, uint32_t windows,
+			char *err, size_t errlen);
 
 #pragma GCC visibility pop
 

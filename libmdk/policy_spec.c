@@ -190,6 +190,16 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		colon = memchr(item, ':', (size_t)(ie - item));
 		hi_e = colon ? colon : ie;
 		dash = memchr(item, '-', (size_t)(hi_e - item));
+		if (d->none && ie - item == 4 &&
+		    !strncasecmp(item, "none", 4)) {
+			ret = mdk__grid_push(g, &cap, d->none);
+			if (ret)
+				return mdk_err(err, errlen, ret, "%s: %s: %s",
+					       ops->name, d->key,
+					       "out of memory");
+			item = ie + 1;
+			continue;
+		}
 		ret = parse_value(d->type, item, dash ? dash : hi_e, &lo);
 		if (!ret)
 			ret = dash ? parse_value(d->type, dash + 1, hi_e, &hi) :
@@ -201,9 +211,10 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		if (ret)
 			return mdk_err(
 				err, errlen, -EINVAL,
-				"%s: bad value '%.*s' for %s: expected %s",
+				"%s: bad value '%.*s' for %s: expected %s%s",
 				ops->name, (int)(ie - item), item, d->key,
-				type_expect(d->type));
+				type_expect(d->type),
+				d->none ? ", or none" : "");
 		if (lo < d->min || hi > d->max) {
 			char b1[32], b2[32], b3[32];
 
@@ -435,9 +446,10 @@ int mdk_policy_spec(const struct mdk_policy *p, char *buf, size_t len)
 			 ops->params[k].key);
 		first = false;
 		for (i = 0; i < g->n; i = j) {
-			/* Runs of consecutive counts become LO-HI. */
+			/* Runs of consecutive counts become LO-HI ("none" alone). */
 			for (j = i + 1; t != MDK_PARAM_FRACTION && j < g->n &&
-					g->v[j] == g->v[j - 1] + 1;
+					g->v[j] == g->v[j - 1] + 1 &&
+					g->v[j] != ops->params[k].none;
 			     j++)
 				;
 			if (t == MDK_PARAM_FRACTION) {
@@ -455,6 +467,11 @@ int mdk_policy_spec(const struct mdk_policy *p, char *buf, size_t len)
 					e[-1] = '\0';
 				spec_put(buf, len, &pos, "%s%s", i ? "/" : "",
 					 v);
+			} else if (ops->params[k].none &&
+				   g->v[i] == ops->params[k].none) {
+				spec_put(buf, len, &pos, "%snone",
+					 i ? "/" : "");
+				j = i + 1;
 			} else if (j - i > 2) {
 				spec_put(buf, len, &pos, "%s%llu-%llu",
 					 i ? "/" : "",
@@ -489,7 +506,11 @@ int mdk_policy_format(const struct mdk_policy *p, size_t i, char *buf,
 	if (mdk_policy_setting(p, i, &s))
 		return snprintf(buf, len, "%s", ops->name);
 	for (k = 0; k < ops->nparams; k++)
-		format_value(ops->params[k].type, s.v[k], v[k], sizeof(v[k]));
+		if (ops->params[k].none && s.v[k] == ops->params[k].none)
+			snprintf(v[k], sizeof(v[k]), "none");
+		else
+			format_value(ops->params[k].type, s.v[k], v[k],
+				     sizeof(v[k]));
 	if (ops->nparams == 1)
 		return snprintf(buf, len, "%s:%s=%s", ops->name,
 				ops->params[0].key, v[0]);

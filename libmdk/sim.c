@@ -41,6 +41,7 @@ struct mdk_sim {
 	bool finished;
 	uint32_t W;
 	uint64_t *reclaimed, *foot;
+	uint32_t from; /* the first window scored (mdk_sim_score_from()) */
 };
 
 int mdk_sim_new(const struct mdk_policy *p, size_t setting, unsigned int flags,
@@ -180,8 +181,8 @@ static int sim_add(struct mdk_sim *s, uint32_t window, const uint32_t *pages,
 			uint32_t a = st->last1 - 1, g = window - a - 1;
 
 			if (s->ops->kind == MDK_POLICY_INTERVAL) {
-				int64_t d =
-					s->ops->wait(s->v, st->reuse, g, false);
+				int64_t d = mdk__policy_wait(
+					s->p, s->v, st->reuse, g, false);
 
 				if (d != MDK_KEEP && d <= (int64_t)g) {
 					s->prom[window]++;
@@ -246,6 +247,11 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 	if (!windows)
 		return mdk_err(err, errlen, -EINVAL,
 			       "simulator: the trace has no windows");
+	if (s->from >= windows)
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"simulator: scoring from window %u, beyond the trace's %u windows (expected 0 to %u)",
+			s->from, windows, windows - 1);
 	if (s->started && windows <= s->cur)
 		return mdk_err(err, errlen, -EINVAL,
 			       "simulator: %u windows, but window %u was fed",
@@ -267,7 +273,8 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 		a = s->st[p].last1 - 1;
 		t = windows - 1 - a;
 		d = s->ops->kind == MDK_POLICY_INTERVAL ?
-			    s->ops->wait(s->v, s->st[p].reuse, t, true) :
+			    mdk__policy_wait(s->p, s->v, s->st[p].reuse, t,
+					     true) :
 			    0;
 		if (d != MDK_KEEP && d <= (int64_t)t)
 			sim_absent(s, a + (uint32_t)d + 1, windows);
@@ -286,6 +293,8 @@ int mdk_sim_finish(struct mdk_sim *s, uint32_t windows, struct mdk_point *pt,
 		F += s->first[w];
 		s->reclaimed[w] = (uint64_t)absent;
 		s->foot[w] = F;
+		if (w < s->from)
+			continue; /* state only: not scored */
 		saved += (uint64_t)absent;
 		footprint += F;
 		prom += s->prom[w];
@@ -330,9 +339,26 @@ int mdk_sim_window(const struct mdk_sim *s, uint32_t w,
 	return 0;
 }
 
+int mdk_sim_score_from(struct mdk_sim *s, uint32_t from)
+{
+	if (s->finished)
+		return -EINVAL;
+	s->from = from;
+	return 0;
+}
+
 int mdk_simulate(const char *trace, struct mdk_policy *p, size_t setting,
 		 unsigned int flags, struct mdk_point *pt, char *err,
 		 size_t errlen)
+{
+	struct mdk_run_opts o = { .flags = flags };
+
+	return mdk_simulate_opts(trace, p, setting, &o, pt, err, errlen);
+}
+
+int mdk_simulate_opts(const char *trace, struct mdk_policy *p, size_t setting,
+		      const struct mdk_run_opts *o, struct mdk_point *pt,
+		      char *err, size_t errlen)
 {
 	struct mdk_trace_reader *r;
 	struct mdk_trace_chunk c;
@@ -348,7 +374,11 @@ int mdk_simulate(const char *trace, struct mdk_policy *p, size_t setting,
 	W = mdk_trace_reader_info(r)->windows;
 	ret = mdk_policy_resolve(p, W, err, errlen);
 	if (!ret)
-		ret = mdk_sim_new(p, setting, flags, &s, err, errlen);
+		ret = mdk__run_opts_check(o, W, err, errlen);
+	if (!ret)
+		ret = mdk_sim_new(p, setting, o->flags, &s, err, errlen);
+	if (!ret)
+		mdk_sim_score_from(s, o->score_from);
 	if (!ret && mdk_policy_keyed(p))
 		ret = mdk_keyer_new(p, &k, err, errlen);
 	while (!ret && (ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {

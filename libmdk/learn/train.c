@@ -240,6 +240,14 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 		   struct mdk_lopp_model **out,
 		   struct mdk_lopp_train_report *rep, char *err, size_t errlen)
 {
+	return mdk_lopp_train_until(trace, o, 0, out, rep, err, errlen);
+}
+
+int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
+			 uint32_t until, struct mdk_lopp_model **out,
+			 struct mdk_lopp_train_report *rep, char *err,
+			 size_t errlen)
+{
 	size_t max = o->max_samples ? o->max_samples : DEFAULT_SAMPLES;
 	double theta = o->theta ? o->theta : 0.5;
 	const struct mdk_trace_info *info;
@@ -270,11 +278,19 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 			trace);
 		goto out;
 	}
-	rep->windows = info->windows;
+	if (until > info->windows) {
+		ret = mdk_err(
+			err, errlen, -EINVAL,
+			"%s: training on windows 0..%u: beyond the trace's %u windows",
+			trace, until - 1, info->windows);
+		goto out;
+	}
+	/* The trace cut after window until - 1: its open intervals are tails. */
+	rep->windows = until ? until : info->windows;
 	/* ceil((1 - holdout) W), with room for the error of 1 - holdout */
-	rep->split = (uint32_t)MDK_MIN(
-		(double)info->windows,
-		ceil((1 - o->holdout) * info->windows - 1e-9));
+	rep->split =
+		(uint32_t)MDK_MIN((double)info->windows,
+				  ceil((1 - o->holdout) * rep->windows - 1e-9));
 	t.split = rep->split;
 	if (!info->records || info->records <= max) {
 		rep->sample = 1;
@@ -296,6 +312,8 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 		goto out;
 	}
 	while ((ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {
+		if (c.window >= rep->windows)
+			break;
 		ret = chunk(&t, &c, err, errlen);
 		if (ret)
 			goto out;

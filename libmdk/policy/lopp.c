@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * L-OPP(theta; wait): OPP learnt.  At each access a model (mdk/lopp.h,
- * trained on OPP(rho)'s decisions) scores the page from what is known at
- * that time; a score of theta or more reclaims the page after @wait idle
- * windows (0 by default: right after the access, as OPP would), a lower
- * one keeps it for the interval.  First accesses are scored too.
+ * L-OPP(theta, A; wait): OPP learnt, falling back to AGE.  At each access
+ * a model (mdk/lopp.h, trained on OPP(rho)'s decisions) scores the page
+ * from what is known at that time; a score of theta or more reclaims the
+ * page after @wait idle windows (0 by default: right after the access, as
+ * OPP would), a lower one after A idle windows, as AGE(A) would (A = none:
+ * the page is kept for the interval).  First accesses are scored too.
  *
  * The policy is keyed: the interval an access opens carries the score as
- * a key, 1 + the score in parts per million (mdk_lopp_key()), and "score
- * >= theta" is "key > theta in ppm".  Decisions are nested in theta, so
- * the curve over theta is PAW's with keys for reuse distances: intervals
- * binned by key along the theta grid and by length along the wait grid.
+ * a key, 1 + the score in parts per million capped at 10^6
+ * (mdk_lopp_key()), and "score >= theta" is "key > theta in ppm", so
+ * theta = 1 passes no access and L-OPP(1, A) is AGE(A).  The curve is
+ * PACE's with keys for reuse distances: intervals binned by key along the
+ * theta grid and by length along the thresholds of A's grid and of the
+ * wait; for (theta_i, A_j) the promotions are the keys > theta_i with
+ * gaps >= wait plus the keys <= theta_i with gaps >= A_j, each a block of
+ * the row's 2-D suffix sums.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <mdk/lopp.h>
 #include <mdk/trace.h>
@@ -24,6 +30,8 @@
 struct lopp_priv {
 	char *path; /* NULL for a model set by mdk_lopp_policy_set_model() */
 	struct mdk_lopp_model *model;
+	uint64_t wait; /* the wait= option: idle windows after a pass */
+	bool wait_given;
 };
 
 struct lopp_keys {
@@ -33,10 +41,34 @@ struct lopp_keys {
 	size_t xcap; /* floats */
 };
 
+/* A = none: gaps are below MDK_TRACE_MAX_WINDOW, so it never reclaims. */
+#define LOPP_NONE ((uint64_t)MDK_TRACE_MAX_WINDOW)
+
+static uint64_t lopp_wait_of(const struct mdk_policy *p)
+{
+	const struct lopp_priv *lp = p->priv;
+
+	return lp ? lp->wait : 0;
+}
+
+static int64_t lopp_decide(uint64_t wait, const uint64_t *v, uint32_t key)
+{
+	if (key > v[0])
+		return (int64_t)wait;
+	return v[1] == LOPP_NONE ? MDK_KEEP : (int64_t)v[1];
+}
+
+/* The rule with the default wait (0); lopp_wait_opt() reads the option. */
 static int64_t lopp_wait(const uint64_t *v, uint32_t key, uint32_t len,
 			 bool tail)
 {
-	return key > v[0] ? (int64_t)v[1] : MDK_KEEP;
+	return lopp_decide(0, v, key);
+}
+
+static int64_t lopp_wait_opt(const struct mdk_policy *p, const uint64_t *v,
+			     uint32_t key, uint32_t len, bool tail)
+{
+	return lopp_decide(lopp_wait_of(p), v, key);
 }
 
 /* 0, 0.1% .. 1% in 0.1% steps, then 2% .. 100% in 1% steps. */
@@ -47,9 +79,103 @@ static int lopp_default_theta(uint64_t windows, struct mdk_grid *g)
 	return ret ? ret : mdk__grid_range(g, 20000, 1000000, 10000);
 }
 
-static int lopp_default_wait(uint64_t windows, struct mdk_grid *g)
+/*
+ * none (the L-OPP of a model alone) and AGE's thresholds, as PACE's A
+ * grid; just none when the spec gives theta or wait, so that such a spec
+ * keeps the meaning it had before A (one setting per theta and wait).
+ */
+static int lopp_default_A(const struct mdk_policy *p, uint64_t windows,
+			  struct mdk_grid *g)
 {
-	return mdk__grid_one(g, 0);
+	const struct lopp_priv *lp = p->priv;
+	int ret;
+
+	if (p->given[0] || (lp && lp->wait_given))
+		return mdk__grid_one(g, LOPP_NONE);
+	ret = windows <= 257 ? mdk__grid_thresholds(windows, g) :
+			       mdk__grid_logspace(g, 1, windows - 1, 64);
+
+	return ret ? ret : mdk__grid_one(g, LOPP_NONE);
+}
+
+/* The gaps' thresholds: A's grid and the wait. */
+static int lopp_ggrid(const struct mdk_policy *p, struct mdk_grid *g)
+{
+	const struct mdk_grid *a = &p->grid[1];
+	size_t cap = 0, i;
+	int ret = mdk__grid_push(g, &cap, lopp_wait_of(p));
+
+	for (i = 0; !ret && i < a->n; i++)
+		ret = mdk__grid_push(g, &cap, a->v[i]);
+	if (ret)
+		return ret;
+	mdk__grid_finish(g);
+	return 0;
+}
+
+/* The g-bin index k of threshold @v ("g >= v" is bins > k). */
+static uint32_t lopp_gidx(const struct mdk_gen *g, uint64_t v)
+{
+	size_t lo = 0, hi = g->ggrid->n;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (g->ggrid->v[mid] <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (uint32_t)lo;
+}
+
+static void lopp_row(const struct mdk_gen *g, const uint64_t *S,
+		     const uint32_t *row, uint64_t accessed, uint64_t *prom,
+		     uint64_t *saved)
+{
+	const struct mdk_grid *A = &g->pol->grid[1];
+	uint32_t kw = lopp_gidx(g, lopp_wait_of(g->pol)) + 1;
+	size_t i, j, n0 = g->rgrid->n, n1 = A->n;
+
+	for (j = 0; j < n1; j++) {
+		uint32_t ka = lopp_gidx(g, A->v[j]) + 1;
+		uint64_t all = S[mdk__S(g, 0, ka)];
+
+		for (i = 0; i < n0; i++) {
+			uint32_t ri = (uint32_t)i + 1;
+
+			prom[i * n1 + j] = S[mdk__S(g, ri, kw)] + all -
+					   S[mdk__S(g, ri, ka)];
+		}
+	}
+}
+
+static void lopp_saved(const struct mdk_gen *g, const uint64_t *Gc,
+		       const uint64_t *Gs, const uint64_t *Tc,
+		       const uint64_t *Ts, uint64_t *saved)
+{
+	const struct mdk_grid *A = &g->pol->grid[1];
+	uint64_t wait = lopp_wait_of(g->pol);
+	uint32_t kw = lopp_gidx(g, wait) + 1;
+	size_t i, j, n0 = g->rgrid->n, n1 = A->n;
+
+	for (j = 0; j < n1; j++) {
+		uint32_t ka = lopp_gidx(g, A->v[j]) + 1;
+		size_t k0 = mdk__S(g, 0, ka);
+
+		for (i = 0; i < n0; i++) {
+			size_t kp = mdk__S(g, (uint32_t)i + 1, kw);
+			size_t ki = mdk__S(g, (uint32_t)i + 1, ka);
+			/* passes: wait; the others: A (no count for none) */
+			uint64_t pass =
+				Gs[kp] + Ts[kp] - wait * (Gc[kp] + Tc[kp]);
+			uint64_t cnt = Gc[k0] - Gc[ki] + Tc[k0] - Tc[ki];
+			uint64_t len = Gs[k0] - Gs[ki] + Ts[k0] - Ts[ki];
+
+			saved[i * n1 + j] +=
+				pass + len - (cnt ? A->v[j] * cnt : 0);
+		}
+	}
 }
 
 static void lopp_priv_free(void *priv)
@@ -64,19 +190,55 @@ static void lopp_priv_free(void *priv)
 }
 
 /* Make @p's model @m (taken over) read from @path (copied; may be NULL). */
+/* @p's options, made on first use; NULL: out of memory. */
+static struct lopp_priv *lopp_priv(struct mdk_policy *p)
+{
+	if (!p->priv)
+		p->priv = calloc(1, sizeof(struct lopp_priv));
+	return p->priv;
+}
+
 static int lopp_set(struct mdk_policy *p, struct mdk_lopp_model *m,
 		    const char *path)
 {
-	struct lopp_priv *lp = calloc(1, sizeof(*lp));
+	struct lopp_priv *lp = lopp_priv(p);
+	char *copy = NULL;
 
-	if (!lp || (path && !(lp->path = strdup(path)))) {
-		free(lp);
+	if (!lp || (path && !(copy = strdup(path)))) {
 		mdk_lopp_model_free(m);
 		return -ENOMEM;
 	}
+	mdk_lopp_model_free(lp->model);
+	free(lp->path);
 	lp->model = m;
-	lopp_priv_free(p->priv);
-	p->priv = lp;
+	lp->path = copy;
+	return 0;
+}
+
+/* wait=N: one count of windows (the curve's grid is theta x A). */
+static int lopp_option_wait(struct mdk_policy *p, const char *value, char *err,
+			    size_t errlen)
+{
+	struct lopp_priv *lp;
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (!*value || *end || errno || *value == '-' ||
+	    v >= MDK_TRACE_MAX_WINDOW)
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"lopp: bad value '%s' for wait: expected one number of windows from 0 to %u (the curve's grid is theta x A; give one wait per policy)",
+			value, MDK_TRACE_MAX_WINDOW - 1);
+	lp = lopp_priv(p);
+	if (!lp)
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
+	if (lp->wait_given)
+		return mdk_err(err, errlen, -EINVAL,
+			       "lopp: parameter wait given twice");
+	lp->wait = v;
+	lp->wait_given = true;
 	return 0;
 }
 
@@ -87,6 +249,8 @@ static int lopp_option(struct mdk_policy *p, const char *key, const char *value,
 	char why[512];
 	int ret;
 
+	if (!strcasecmp(key, "wait"))
+		return lopp_option_wait(p, value, err, errlen);
 	if (strcmp(key, "model"))
 		return -ENOENT;
 	/* -EINVAL, whatever the reason: -ENOENT would mean "no such key". */
@@ -100,10 +264,19 @@ static int lopp_option_spec(const struct mdk_policy *p, bool first, char *buf,
 			    size_t len)
 {
 	const struct lopp_priv *lp = p->priv;
+	int n = 0, k;
 
-	if (!lp || !lp->path)
-		return 0;
-	return snprintf(buf, len, "%cmodel=%s", first ? ':' : ',', lp->path);
+	if (lp && lp->path) {
+		n = snprintf(buf, len, "%cmodel=%s", first ? ':' : ',',
+			     lp->path);
+		first = false;
+	}
+	if (n < 0 || !lp || !lp->wait_given)
+		return n;
+	k = snprintf((size_t)n < len ? buf + n : NULL,
+		     (size_t)n < len ? len - (size_t)n : 0, "%cwait=%llu",
+		     first ? ':' : ',', (unsigned long long)lp->wait);
+	return k < 0 ? k : n + k;
 }
 
 static int lopp_keys_new(const struct mdk_policy *p, void **state, char *err,
@@ -111,7 +284,7 @@ static int lopp_keys_new(const struct mdk_policy *p, void **state, char *err,
 {
 	struct lopp_keys *k;
 
-	if (!p->priv)
+	if (!p->priv || !((const struct lopp_priv *)p->priv)->model)
 		return mdk_err(
 			err, errlen, -EINVAL,
 			"lopp: parameter model is required (model=FILE, from mdkctl train)");
@@ -167,23 +340,25 @@ static void lopp_keys_free(void *state)
 
 const struct mdk_policy_ops mdk_policy_lopp = {
 	.name = "lopp",
-	.help = "L-OPP(theta; wait): reclaim after wait idle windows (0) a page whose access the model (model=FILE, from mdkctl train) scores at theta or above",
+	.help = "L-OPP(theta, A; wait): reclaim after wait idle windows (0) a page whose access the model (model=FILE, from mdkctl train) scores at theta or above, the others after A idle windows (none: never)",
 	.kind = MDK_POLICY_INTERVAL,
 	.nparams = 2,
 	.params = {
-		{ .key = "theta", .help = "score at which a page is reclaimed (0 to 1)",
+		{ .key = "theta", .help = "score at which a page is reclaimed after wait (0 to 1; 1: none is)",
 		  .type = MDK_PARAM_FRACTION, .min = 0, .max = 1000000,
 		  .dflt = lopp_default_theta },
-		{ .key = "wait", .help = "idle windows before reclaim (default 0)",
-		  .type = MDK_PARAM_WINDOWS, .min = 0,
-		  .max = MDK_TRACE_MAX_WINDOW, .dflt = lopp_default_wait },
+		{ .key = "A", .help = "idle windows before reclaiming the pages scored below theta (>= 0, or none)",
+		  .type = MDK_PARAM_WINDOWS, .min = 0, .max = LOPP_NONE,
+		  .dflt_p = lopp_default_A, .none = LOPP_NONE },
 	},
 	.wait = lopp_wait,
+	.wait_opt = lopp_wait_opt,
 	.online = true,
 	.gen_r = 0,
 	.gen_g = 1,
-	.gen_row = mdk__gen_above_row,
-	.gen_saved = mdk__gen_above_saved,
+	.gen_row = lopp_row,
+	.gen_saved = lopp_saved,
+	.gen_ggrid = lopp_ggrid,
 	.key_max = MDK_LOPP_KEY_MAX,
 	.keys_new = lopp_keys_new,
 	.keys = lopp_keys,
@@ -199,6 +374,16 @@ const struct mdk_policy_ops mdk_policy_lopp = {
  * besides the ops: a learner hands its newest model to the policy, and
  * callers read it back (mdk/lopp.h).
  */
+bool mdk__lopp_wait_given(const struct mdk_policy *p, uint64_t *wait)
+{
+	const struct lopp_priv *lp = p->priv;
+
+	if (p->ops != &mdk_policy_lopp || !lp || !lp->wait_given)
+		return false;
+	*wait = lp->wait;
+	return true;
+}
+
 const struct mdk_lopp_model *mdk_lopp_policy_model(const struct mdk_policy *p)
 {
 	const struct lopp_priv *lp = p->priv;

@@ -380,6 +380,12 @@ static void bf_wait(const struct tt *t, const char *name, const uint64_t *v,
 void bf_point(const struct tt *t, const char *name, const uint64_t *v,
 	      bool paper, struct mdk_point *pt)
 {
+	bf_point_from(t, name, v, paper, 0, pt);
+}
+
+void bf_point_from(const struct tt *t, const char *name, const uint64_t *v,
+		   bool paper, uint32_t from, struct mdk_point *pt)
+{
 	uint32_t W = t->W, w;
 	size_t P = t->P, p;
 	uint8_t *absent = calloc(P * W + 1, 1); /* absent[p * W + w] */
@@ -411,6 +417,8 @@ void bf_point(const struct tt *t, const char *name, const uint64_t *v,
 			F += exists;
 			ab += exists && absent[p * W + w];
 		}
+		if (w < from)
+			continue; /* not scored */
 		foot += F;
 		saved += ab;
 		total += prom[w];

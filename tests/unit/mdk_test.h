@@ -93,6 +93,9 @@ void tt_sim(const struct tt *t, const struct mdk_policy *p, size_t i,
  */
 void bf_point(const struct tt *t, const char *name, const uint64_t *v,
 	      bool paper, struct mdk_point *pt);
+/* bf_point() counting windows @from.. only (the state sees them all). */
+void bf_point_from(const struct tt *t, const char *name, const uint64_t *v,
+		   bool paper, uint32_t from, struct mdk_point *pt);
 
 /* Two evaluations of one setting agree: counts exactly, savings to 1e-12. */
 void check_same(const struct mdk_point *a, const struct mdk_point *b,

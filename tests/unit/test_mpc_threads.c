@@ -148,7 +148,7 @@ START_TEST(test_threads_lopp)
 	ck_assert_msg(!mdk_lopp_model_write(m, model, err, sizeof(err)), "%s",
 		      err);
 	mdk_lopp_model_free(m);
-	snprintf(spec, sizeof(spec), "lopp:model=%s,wait=0/2,age", model);
+	snprintf(spec, sizeof(spec), "lopp:model=%s,age", model);
 	check_threads(trace, spec);
 	unlink(model);
 	unlink(trace);

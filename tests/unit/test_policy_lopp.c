@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Description: L-OPP(theta; wait): reclaim after wait idle windows a page
- * whose access the model scores at theta or above (libmdk/policy/lopp.c).
- * With a model trained on a trace: every point of the single-pass curve
- * over theta equals the exact simulator; the simulator equals a
+ * Description: L-OPP(theta, A; wait): reclaim after wait idle windows a
+ * page whose access the model scores at theta or above, the others after
+ * A idle windows (libmdk/policy/lopp.c).  With a model trained on a
+ * trace: every point of the single-pass curve over (theta, A), for
+ * several waits, equals the exact simulator; the simulator equals a
  * brute-force residency model fed the same keys; decisions nest in theta;
  * and the live evaluator's lopp curve, learnt window by window, equals the
  * offline curve of its final model over the same windows.
@@ -73,13 +74,16 @@ START_TEST(test_lopp_curve_equals_sim)
 
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
 	train_model(trace, model, sizeof(model));
-	snprintf(
-		spec, sizeof(spec),
-		"lopp:model=%s,theta=0/0.05/0.1/0.2/0.3/0.5/0.7/0.9/1,wait=0/1/3",
-		model);
-	check_file_curve(trace, spec, NULL, NULL);
-	/* The default grid: theta 0..1, wait 0. */
-	snprintf(spec, sizeof(spec), "lopp:model=%s", model);
+	for (i = 0; i < 3; i++) {
+		snprintf(
+			spec, sizeof(spec),
+			"lopp:model=%s,theta=0/0.05/0.1/0.2/0.3/0.5/0.7/0.9/1,A=0/1/3/none,wait=%zu",
+			model, i * 2);
+		check_file_curve(trace, spec, NULL, NULL);
+	}
+	/* theta alone: A = none, wait 0 (L-OPP without a fallback). */
+	snprintf(spec, sizeof(spec),
+		 "lopp:model=%s,theta=0-1:0.01/0.001-0.009:0.001", model);
 	check_file_curve(trace, spec, &pts, &n);
 	ck_assert_uint_eq(n, 110);
 	/* Nested in theta: fewer reclaims as it rises, none at 1. */
@@ -138,7 +142,7 @@ static uint32_t *trace_keys(const char *path, const struct tt *t,
  * w + wait if k > theta (in ppm) and it stays idle that long.
  */
 static void bf_lopp(const struct tt *t, const uint32_t *keys, const uint64_t *v,
-		    struct mdk_point *pt)
+		    uint64_t wait, struct mdk_point *pt)
 {
 	uint64_t prom = 0, saved = 0, foot = 0, sumU = 0;
 	uint32_t W = t->W, w;
@@ -159,8 +163,12 @@ static void bf_lopp(const struct tt *t, const uint32_t *keys, const uint64_t *v,
 			foot++;
 			if (a < 0)
 				continue; /* a first access */
-			gone = keys[p * W + (size_t)a] > v[0] &&
-			       (uint64_t)a + v[1] < w;
+			/* A passing score waits wait, the others A. */
+			if (keys[p * W + (size_t)a] > v[0])
+				gone = (uint64_t)a + wait < w;
+			else
+				gone = v[1] < MDK_TRACE_MAX_WINDOW &&
+				       (uint64_t)a + v[1] < w;
 			pw += gone && acc;
 			saved += gone && !acc;
 		}
@@ -184,12 +192,17 @@ START_TEST(test_lopp_sim_equals_brute_force)
 
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
 	train_model(trace, model, sizeof(model));
-	snprintf(spec, sizeof(spec),
-		 "lopp:model=%s,theta=0/0.02/0.1/0.3/0.6/1,wait=0/1/2", model);
 	for (j = 0; j < 6; j++) {
 		struct tt *t = tt_random(j + 5, 4 + (uint32_t)j * 3, 30);
-		struct mdk_policy *p = tt_policy(spec, t->W);
+		uint64_t wait = j % 3;
+		struct mdk_policy *p;
 		uint32_t *keys;
+
+		snprintf(
+			spec, sizeof(spec),
+			"lopp:model=%s,theta=0/0.02/0.1/0.3/0.6/1,A=0/1/2/4/none,wait=%llu",
+			model, (unsigned long long)wait);
+		p = tt_policy(spec, t->W);
 
 		tt_write(t, small, sizeof(small));
 		keys = trace_keys(small, t, p);
@@ -204,7 +217,7 @@ START_TEST(test_lopp_sim_equals_brute_force)
 			ck_assert_msg(!mdk_simulate(small, p, i, 0, &s, err,
 						    sizeof(err)),
 				      "%s", err);
-			bf_lopp(t, keys, set.v, &b);
+			bf_lopp(t, keys, set.v, wait, &b);
 			ck_assert_msg(
 				s.promotions == b.promotions &&
 					s.saved == b.saved &&
@@ -279,7 +292,8 @@ START_TEST(test_lopp_live_curve_equals_offline)
 	lp = mdk_eval_policy(e, 1);
 	ck_assert_str_eq(mdk_policy_name(lp), "lopp");
 	n = mdk_eval_curve(e, 1, &live, err, sizeof(err));
-	ck_assert_msg(n == 110, "%ld: %s", n, err);
+	/* theta's 110 values x A's 1..39 and none */
+	ck_assert_msg(n == 110 * 40, "%ld: %s", n, err);
 	/* The offline curve of the final model over the same windows. */
 	snprintf(model, sizeof(model), "/tmp/mdk-lopp-XXXXXX");
 	fd = mkstemp(model);
@@ -292,6 +306,27 @@ START_TEST(test_lopp_live_curve_equals_offline)
 	ck_assert_uint_eq(noff, (size_t)n);
 	for (i = 0; i < noff; i++)
 		check_same(&live[i], &off[i], "live vs offline");
+	/* Auto-tune picks (theta, A); a wait the curve lacks is refused. */
+	{
+		struct mdk_eval_sel sel;
+		struct mdk_point pt;
+
+		ck_assert_msg(!mdk_eval_tune(e, "lopp", 0.05, &sel, &pt, err,
+					     sizeof(err)),
+			      "%s", err);
+		ck_assert_int_eq(sel.policy, 1);
+		ck_assert(pt.max_rate <= 0.05);
+		ck_assert(!mdk_eval_find(e, "lopp:theta=0.5,A=4", &sel, err,
+					 sizeof(err)));
+		ck_assert_int_eq(mdk_eval_tune(e, "lopp:wait=1", 0.05, &sel,
+					       NULL, err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_msg(strstr(err, "wait is not tuned"), "%s", err);
+		ck_assert_int_eq(mdk_eval_find(e, "lopp:theta=0.5,wait=2", &sel,
+					       err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_msg(strstr(err, "at wait=0"), "%s", err);
+	}
 	free(live);
 	free(off);
 	free(ids);

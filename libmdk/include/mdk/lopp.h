@@ -209,6 +209,18 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 		   struct mdk_lopp_model **out,
 		   struct mdk_lopp_train_report *rep, char *err, size_t errlen);
 
+/*
+ * mdk_lopp_train_until() - mdk_lopp_train() on windows 0..@until-1 of
+ * @trace alone, as if the trace ended there (the intervals still open are
+ * its tails; holdout splits those windows), so that a curve scored from
+ * window @until (struct mdk_run_opts) sees no window the model learnt
+ * from.  @until 0: every window.  -EINVAL for @until beyond the trace.
+ */
+int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
+			 uint32_t until, struct mdk_lopp_model **out,
+			 struct mdk_lopp_train_report *rep, char *err,
+			 size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -191,6 +191,33 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
 unsigned int mdk_mpc_threads_online(void);
 
 /*
+ * Options of a whole-trace run (mdk_mpc_run_opts(), mdk_simulate_opts()).
+ * With @score_from W > 0 only windows W.. are scored: their promotions,
+ * U(w), saved page-windows and footprint F(w), so a model trained on
+ * windows 0..W-1 (mdk_lopp_train_until()) is evaluated on windows it has
+ * not seen, while the pages' state, reuse distances and features still
+ * come from every window before.
+ */
+struct mdk_run_opts {
+	unsigned int flags; /* MDK_SAVINGS_PAPER */
+	uint32_t score_from; /* the first window scored: 0 .. W-1 */
+};
+
+/*
+ * mdk_mpc_run_opts() - mdk_mpc_run() with options.  Scoring from a
+ * window W > 0: the curves of online policies (age, paw, pace, lopp)
+ * still take one pass (the savings before W are those of the trace cut
+ * after window W-1, where every open interval is a tail, since their
+ * decisions are taken when an interval opens); vmin's and opp's, which
+ * look ahead, are simulated setting by setting (mdk_simulate_opts()).
+ * Returns 0 or -errno (-EINVAL: @score_from beyond the trace).
+ */
+int mdk_mpc_run_opts(const char *trace, struct mdk_policy *const *pols,
+		     size_t np, const struct mdk_run_opts *o,
+		     struct mdk_point **pts, size_t *npts, char *err,
+		     size_t errlen);
+
+/*
  * mdk_mpc_best() - index of the point of @pts with the most savings among
  * those whose max_rate is at most @target (ties: lower max_rate, then
  * fewer promotions), or -1 when none qualifies.

@@ -80,6 +80,22 @@ int mdk_simulate(const char *trace, struct mdk_policy *p, size_t setting,
 		 unsigned int flags, struct mdk_point *pt, char *err,
 		 size_t errlen);
 
+/*
+ * mdk_sim_score_from() - count only windows @from.. in the point of
+ * mdk_sim_finish() (promotions, U(w), savings, footprint); the windows
+ * before still make the pages' state.  mdk_sim_finish() refuses @from
+ * beyond the trace.  Returns 0, or -EINVAL once finished.
+ */
+int mdk_sim_score_from(struct mdk_sim *s, uint32_t from);
+
+/*
+ * mdk_simulate_opts() - mdk_simulate() with options (struct mdk_run_opts,
+ * mdk/mpc.h: the savings convention and the first window scored).
+ */
+int mdk_simulate_opts(const char *trace, struct mdk_policy *p, size_t setting,
+		      const struct mdk_run_opts *o, struct mdk_point *pt,
+		      char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
