@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * zstd-compressed input, decompressed as it is read: libzstd's streaming
+ * decoder between a file (or memory) and the trace and oracleGeneral
+ * readers.  Memory stays bounded by the decoder's window and one input
+ * buffer, whatever the size of the stream.  A compressed stream cannot
+ * be seeked: its readers read it in order, as they read a pipe.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "trace_int.h"
+
+#define ZIN_SLICE 4096u
+
+struct mdk__zin {
+	ZSTD_DCtx *dctx;
+	int fd; /* -1: memory */
+	uint8_t *in;
+	size_t incap;
+	ZSTD_inBuffer ib;
+	uint64_t consumed; /* compressed bytes before ib.src */
+	size_t last; /* decoder's last hint: 0 at the end of a frame */
+	bool in_eof, partial;
+	int failed;
+	char msg[256];
+};
+
+bool mdk__is_zstd(const uint8_t *p, size_t n)
+{
+	uint32_t m;
+
+	if (n < 4)
+		return false;
+	m = mdk__get32(p);
+	/* A frame, or a skippable frame (which zstd may put first). */
+	return m == ZSTD_MAGICNUMBER ||
+	       (m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START;
+}
+
+struct mdk__zin *mdk__zin_new(int fd, const void *mem, size_t memlen,
+			      const uint8_t *pre, size_t npre, bool partial)
+{
+	struct mdk__zin *z = calloc(1, sizeof(*z));
+
+	if (!z)
+		return NULL;
+	z->dctx = ZSTD_createDCtx();
+	z->fd = fd;
+	z->partial = partial;
+	z->last = 1; /* a frame is expected */
+	if (fd < 0) {
+		z->ib = (ZSTD_inBuffer){ mem, memlen, 0 };
+		z->in_eof = true;
+	} else {
+		z->incap = MDK_MAX(ZSTD_DStreamInSize(), npre);
+		z->in = malloc(z->incap);
+		if (z->in && npre)
+			memcpy(z->in, pre, npre);
+		z->ib = (ZSTD_inBuffer){ z->in, npre, 0 };
+	}
+	if (!z->dctx || (fd >= 0 && !z->in)) {
+		mdk__zin_free(z);
+		return NULL;
+	}
+	return z;
+}
+
+void mdk__zin_free(struct mdk__zin *z)
+{
+	if (!z)
+		return;
+	ZSTD_freeDCtx(z->dctx);
+	free(z->in);
+	free(z);
+}
+
+static ssize_t zin_fail(struct mdk__zin *z, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static ssize_t zin_fail(struct mdk__zin *z, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(z->msg, sizeof(z->msg), fmt, ap);
+	va_end(ap);
+	z->failed = ret;
+	return ret;
+}
+
+/* Read more compressed bytes once the decoder took all it had. */
+static int zin_refill(struct mdk__zin *z)
+{
+	ssize_t n;
+
+	do
+		n = read(z->fd, z->in, z->incap);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return (int)zin_fail(z, -errno,
+				     "compressed offset %llu: read: %s",
+				     (unsigned long long)z->consumed,
+				     strerror(errno));
+	z->consumed += z->ib.size;
+	z->ib = (ZSTD_inBuffer){ z->in, (size_t)n, 0 };
+	z->in_eof = !n;
+	return 0;
+}
+
+/*
+ * One call of the decoder on at most ZIN_SLICE input bytes, so that an
+ * error can be placed within that many bytes of the compressed stream.
+ */
+static size_t zin_step(struct mdk__zin *z, ZSTD_outBuffer *ob)
+{
+	size_t from = z->ib.pos, ret;
+	ZSTD_inBuffer part = { z->ib.src, MDK_MIN(z->ib.size, from + ZIN_SLICE),
+			       from };
+
+	ret = ZSTD_decompressStream(z->dctx, ob, &part);
+	if (ZSTD_isError(ret))
+		zin_fail(z, -EBADMSG, "compressed bytes %llu..%llu: zstd: %s",
+			 (unsigned long long)(z->consumed + from),
+			 (unsigned long long)(z->consumed + part.size),
+			 ZSTD_getErrorName(ret));
+	else
+		z->ib.pos = part.pos;
+	return ret;
+}
+
+ssize_t mdk__zin_read(struct mdk__zin *z, void *dst, size_t len)
+{
+	ZSTD_outBuffer ob = { dst, len, 0 };
+
+	if (z->failed)
+		return z->failed;
+	for (;;) {
+		size_t ret;
+
+		if (z->ib.pos == z->ib.size && !z->in_eof && zin_refill(z))
+			return z->failed;
+		ret = zin_step(z, &ob);
+		if (ZSTD_isError(ret))
+			return z->failed;
+		z->last = ret;
+		if (ob.pos)
+			return (ssize_t)ob.pos;
+		if (z->ib.pos == z->ib.size && z->in_eof)
+			break;
+	}
+	/* The input ended: inside a frame, the stream was cut short. */
+	if (z->last && !z->partial)
+		return zin_fail(
+			z, -EBADMSG,
+			"compressed offset %llu: truncated zstd stream (the last frame is not complete)",
+			(unsigned long long)(z->consumed + z->ib.pos));
+	return 0;
+}
+
+const char *mdk__zin_msg(const struct mdk__zin *z)
+{
+	return z->msg;
+}
