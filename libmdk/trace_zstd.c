@@ -144,6 +144,9 @@ ssize_t mdk__zin_read(struct mdk__zin *z, void *dst, size_t len)
 
 		if (z->ib.pos == z->ib.size && !z->in_eof && zin_refill(z))
 			return z->failed;
+		/* At the end of a frame, with no more input: the end. */
+		if (z->ib.pos == z->ib.size && z->in_eof && !z->last)
+			return 0;
 		ret = zin_step(z, &ob);
 		if (ZSTD_isError(ret))
 			return z->failed;
