@@ -126,6 +126,13 @@ const char *mdk__zin_msg(const struct mdk__zin *z);
 void mdk__zin_free(struct mdk__zin *z);
 
 /*
+ * Compress the whole of the file @in (read with pread() from offset 0)
+ * into the new file @out, as zstd's tool does: 0, or -errno with @out
+ * removed.
+ */
+int mdk__zout_file(int in, const char *out, char *err, size_t errlen);
+
+/*
  * Record a failure ("NAME: " + message), keep the reader failed: @ret.
  * When the zstd source failed, its message (the compressed offset and
  * what libzstd found) replaces the caller's.

@@ -8,10 +8,13 @@
  * page comes again: in the output buffer while the record is still there,
  * in the file after.  Memory: the buffer and one int64 a distinct page
  * (the reader's dense page indices), whatever the trace's length; any
- * trace the reader reads will do, a compressed one or a pipe too.
+ * trace the reader reads will do, a compressed one or a pipe too.  An
+ * output named *.zst is written plain to an unnamed file beside it first,
+ * then compressed.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -139,12 +142,49 @@ static int orc_export(struct mdk_trace_reader *r, struct orc_out *o, char *err,
 	return ret;
 }
 
+/*
+ * The file the records go to: @o->name itself, or for a .zst name an
+ * unnamed file beside it, compressed into the .zst at the end.
+ */
+static int orc_open_out(struct orc_out *o, bool zst, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (zst) {
+		size_t n = strlen(o->name) + 8;
+		char *tmpl = malloc(n);
+
+		if (!tmpl)
+			return mdk_err(err, errlen, -ENOMEM,
+				       "%s: out of memory", o->name);
+		snprintf(tmpl, n, "%s.XXXXXX", o->name);
+		o->fd = mkostemp(tmpl, O_CLOEXEC);
+		if (o->fd >= 0)
+			unlink(tmpl);
+		free(tmpl);
+	} else {
+		o->fd = open(o->name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+			     0644);
+	}
+	if (o->fd < 0)
+		return mdk_err(err, errlen, -errno, "%s: %s", o->name,
+			       strerror(errno));
+	/* Records are filled in after they are written: no pipes. */
+	if (fstat(o->fd, &st) || !S_ISREG(st.st_mode))
+		return mdk_err(
+			err, errlen, -ESPIPE,
+			"%s: not a regular file (next_access_vtime is filled in after a record is written)",
+			o->name);
+	return 0;
+}
+
 int mdk_trace_export_oracle(const char *trace, const char *out, char *err,
 			    size_t errlen)
 {
 	struct orc_out o = { .name = out, .fd = -1 };
+	size_t len = strlen(out);
+	bool zst = len > 4 && !strcmp(out + len - 4, ".zst");
 	struct mdk_trace_reader *r;
-	struct stat st;
 	int ret;
 
 	ret = mdk_trace_reader_open(trace, MDK_TRACE_DENSE, &r, err, errlen);
@@ -155,26 +195,17 @@ int mdk_trace_export_oracle(const char *trace, const char *out, char *err,
 		ret = mdk_err(err, errlen, -ENOMEM, "%s: out of memory", out);
 		goto out_close;
 	}
-	o.fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o.fd < 0) {
-		ret = mdk_err(err, errlen, -errno, "%s: %s", out,
-			      strerror(errno));
+	ret = orc_open_out(&o, zst, err, errlen);
+	if (ret)
 		goto out_close;
-	}
-	/* Records are filled in after they are written: no pipes. */
-	if (fstat(o.fd, &st) || !S_ISREG(st.st_mode)) {
-		ret = mdk_err(
-			err, errlen, -ESPIPE,
-			"%s: not a regular file (next_access_vtime is filled in after a record is written)",
-			out);
-		goto out_close;
-	}
 	ret = orc_export(r, &o, err, errlen);
+	if (!ret && zst)
+		ret = mdk__zout_file(o.fd, out, err, errlen);
 	if (close(o.fd) && !ret)
 		ret = mdk_err(err, errlen, -errno, "%s: close: %s", out,
 			      strerror(errno));
 	o.fd = -1;
-	if (ret)
+	if (ret && !zst)
 		unlink(out);
 out_close:
 	if (o.fd >= 0)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * zstd-compressed input, decompressed as it is read: libzstd's streaming
- * decoder between a file (or memory) and the trace and oracleGeneral
- * readers.  Memory stays bounded by the decoder's window and one input
- * buffer, whatever the size of the stream.  A compressed stream cannot
- * be seeked: its readers read it in order, as they read a pipe.
+ * zstd streams: compressed input, decompressed as it is read (libzstd's
+ * streaming decoder between a file, or memory, and the trace and
+ * oracleGeneral readers), and a file compressed into a .zst.  Memory
+ * stays bounded by the decoder's window and one buffer each way, whatever
+ * the size of the stream.  A compressed stream cannot be seeked: its
+ * readers read it in order, as they read a pipe.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,4 +170,92 @@ ssize_t mdk__zin_read(struct mdk__zin *z, void *dst, size_t len)
 const char *mdk__zin_msg(const struct mdk__zin *z)
 {
 	return z->msg;
+}
+
+/* Write all @len bytes at @p to @fd. */
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Compress what @in holds into @ofd, one input buffer at a time. */
+static int zout_copy(ZSTD_CCtx *cc, int in, int ofd, uint8_t *ib, size_t icap,
+		     uint8_t *obuf, size_t ocap, const char *out, char *err,
+		     size_t errlen)
+{
+	uint64_t off = 0;
+
+	for (;;) {
+		ssize_t n = pread(in, ib, icap, (off_t)off);
+		ZSTD_EndDirective end = n > 0 ? ZSTD_e_continue : ZSTD_e_end;
+		ZSTD_inBuffer zi = { ib, n > 0 ? (size_t)n : 0, 0 };
+		size_t left;
+		int ret;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return mdk_err(err, errlen, -errno, "%s: read: %s", out,
+				       strerror(errno));
+		off += (uint64_t)zi.size;
+		do {
+			ZSTD_outBuffer zo = { obuf, ocap, 0 };
+
+			left = ZSTD_compressStream2(cc, &zo, &zi, end);
+			if (ZSTD_isError(left))
+				return mdk_err(err, errlen, -EIO,
+					       "%s: zstd: %s", out,
+					       ZSTD_getErrorName(left));
+			ret = write_all(ofd, obuf, zo.pos);
+			if (ret)
+				return mdk_err(err, errlen, ret,
+					       "%s: write: %s", out,
+					       strerror(-ret));
+		} while (end == ZSTD_e_end ? left != 0 : zi.pos < zi.size);
+		if (end == ZSTD_e_end)
+			return 0;
+	}
+}
+
+int mdk__zout_file(int in, const char *out, char *err, size_t errlen)
+{
+	size_t icap = ZSTD_CStreamInSize(), ocap = ZSTD_CStreamOutSize();
+	uint8_t *ib = malloc(icap), *obuf = malloc(ocap);
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	int ofd = -1, ret;
+
+	if (!ib || !obuf || !cc) {
+		ret = mdk_err(err, errlen, -ENOMEM, "%s: out of memory", out);
+		goto out_free;
+	}
+	/* As the zstd tool writes: level 3, with a checksum of the content. */
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 3);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (ofd < 0) {
+		ret = mdk_err(err, errlen, -errno, "%s: %s", out,
+			      strerror(errno));
+		goto out_free;
+	}
+	ret = zout_copy(cc, in, ofd, ib, icap, obuf, ocap, out, err, errlen);
+	if (close(ofd) && !ret)
+		ret = mdk_err(err, errlen, -errno, "%s: close: %s", out,
+			      strerror(errno));
+	if (ret)
+		unlink(out);
+out_free:
+	ZSTD_freeCCtx(cc);
+	free(ib);
+	free(obuf);
+	return ret;
 }

@@ -4,7 +4,7 @@
  * libmdk/trace_zstd.c): .mdkt to libCacheSim's oracleGeneral and back
  * gives the same windows and pages; next_access_vtime agrees with a
  * brute-force search and a backward pass, also past the exporter's
- * buffer; a zstd-compressed trace reads as the plain one from a file, a
+ * buffer; an export named .zst is the plain one compressed; a zstd-compressed trace reads as the plain one from a file, a
  * pipe and memory; and bad input -- records cut short, time going back
  * past a window, corrupt or truncated zstd -- fails naming the file and
  * the offset, leaving no output behind.
@@ -558,6 +558,42 @@ START_TEST(test_oracle_import_bad)
 }
 END_TEST
 
+/* An output named .zst: the same records, compressed, nothing left over. */
+START_TEST(test_oracle_export_zst)
+{
+	struct tt *t = tt_framed(9, 30, 500);
+	char dir[64] = "/tmp/mdk-oracle-XXXXXX", tr[64], plain[96], zs[96],
+	     cmd[256], err[512];
+	size_t la, lb;
+	uint8_t *a, *b;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	write_tt(t, tr, sizeof(tr));
+	snprintf(plain, sizeof(plain), "%s/t.oracleGeneral", dir);
+	snprintf(zs, sizeof(zs), "%s/t.oracleGeneral.zst", dir);
+	ck_assert_msg(!mdk_trace_export_oracle(tr, plain, err, sizeof(err)),
+		      "%s", err);
+	ck_assert_msg(!mdk_trace_export_oracle(tr, zs, err, sizeof(err)), "%s",
+		      err);
+	snprintf(cmd, sizeof(cmd), "zstd -q -d -f %s -o %s/back", zs, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/back", dir);
+	a = slurp(plain, &la);
+	b = slurp(cmd, &lb);
+	ck_assert_uint_eq(la, lb);
+	ck_assert_uint_eq(la, tt_records(t) * REC);
+	ck_assert(!memcmp(a, b, la));
+	unlink(cmd);
+	unlink(plain);
+	unlink(zs);
+	ck_assert_int_eq(rmdir(dir), 0); /* no temporary file left */
+	free(a);
+	free(b);
+	tt_free(t);
+	unlink(tr);
+}
+END_TEST
+
 START_TEST(test_oracle_export_errors)
 {
 	struct tt *t = tt_framed(2, 10, 50);
@@ -590,6 +626,7 @@ static Suite *trace_oracle_suite(void)
 	tcase_add_test(tc, test_zstd_trace_corrupt);
 	tcase_add_test(tc, test_oracle_import_windows);
 	tcase_add_test(tc, test_oracle_import_bad);
+	tcase_add_test(tc, test_oracle_export_zst);
 	tcase_add_test(tc, test_oracle_export_errors);
 	suite_add_tcase(s, tc);
 	return s;
