@@ -123,6 +123,19 @@ struct mdk__zin *mdk__zin_new(int fd, const void *mem, size_t memlen,
 			      const uint8_t *pre, size_t npre, bool partial);
 ssize_t mdk__zin_read(struct mdk__zin *z, void *dst, size_t len);
 const char *mdk__zin_msg(const struct mdk__zin *z);
+
+/*
+ * A compressed regular file or memory can be seeked, by decompressing it
+ * again from the start and skipping (forward from where it is, when it
+ * can).  mdk__zin_size() decompresses the whole stream once for its
+ * length, keeping its last 1 MiB (a trace's footer and index) for
+ * mdk__zin_pread(), which serves from that copy or else seeks and reads
+ * (moving the stream: a seek must follow).  All return 0 or -errno
+ * (-ENODATA: past the end).
+ */
+int mdk__zin_size(struct mdk__zin *z, uint64_t *size);
+int mdk__zin_seek(struct mdk__zin *z, uint64_t off);
+int mdk__zin_pread(struct mdk__zin *z, uint64_t off, void *dst, size_t len);
 void mdk__zin_free(struct mdk__zin *z);
 
 /*

@@ -7,8 +7,10 @@
  * the file, the offset and what was expected.
  *
  * A zstd-compressed trace (told by its magic number, whatever its name)
- * is decompressed as it is read and read in order like a pipe: its index
- * and footer are checked when the blocks end, and it cannot seek.
+ * is decompressed as it is read.  From a regular file or memory it is
+ * decompressed once more at open, for its length, footer and index, and
+ * reads as a plain file does (seeking decompresses from the start
+ * again); from a pipe it reads as a pipe does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -238,6 +240,20 @@ none:
 }
 
 /*
+ * A compressed file (or memory) is decompressed once at open for its
+ * length and its last bytes, so that the footer and index are checked
+ * up front as in a plain file; seeking decompresses again and skips.
+ */
+static int rd_zsize(struct mdk_trace_reader *r, char *err, size_t errlen)
+{
+	int ret = mdk__zin_size(r->z, &r->size);
+
+	if (ret)
+		return mdk__rd_fail(r, err, errlen, ret, "%s", strerror(-ret));
+	return mdk__zin_seek(r->z, 0);
+}
+
+/*
  * Look at the first bytes of the file: a zstd stream gets a decoder in
  * front of it; a pipe's bytes, once read, go into the plain buffer.
  */
@@ -272,8 +288,7 @@ static int rd_sniff(struct mdk_trace_reader *r, char *err, size_t errlen)
 		if (!r->z)
 			return mdk__rd_fail(r, err, errlen, -ENOMEM,
 					    "out of memory");
-		r->seekable = false;
-		return 0;
+		return r->seekable ? rd_zsize(r, err, errlen) : 0;
 	}
 	if (!r->seekable && n) {
 		r->buf = malloc(1u << 20);
@@ -388,13 +403,16 @@ int mdk_trace_reader_open_mem(const void *buf, size_t len, const char *name,
 		r->z = mdk__zin_new(-1, r->mem, len, NULL, 0,
 				    flags & MDK_TRACE_PARTIAL);
 		r->mem = NULL;
-		r->seekable = false;
 		if (!r->z) {
 			mdk_trace_reader_close(r);
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 		}
+		ret = rd_zsize(r, err, errlen);
+	} else {
+		ret = 0;
 	}
-	ret = rd_open(r, err, errlen);
+	if (!ret)
+		ret = rd_open(r, err, errlen);
 	if (ret) {
 		mdk_trace_reader_close(r);
 		return ret;

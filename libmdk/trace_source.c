@@ -79,7 +79,15 @@ ssize_t mdk__rd_get(struct mdk_trace_reader *r, size_t len, const uint8_t **p)
 
 int mdk__rd_seek(struct mdk_trace_reader *r, uint64_t off)
 {
-	if (!r->mem) {
+	if (r->z) {
+		/* The buffer is dropped: the stream goes to @off. */
+		int ret = off > r->size ? -EINVAL : mdk__zin_seek(r->z, off);
+
+		if (ret)
+			return ret;
+		r->bufoff = r->buflen = 0;
+		r->eof = false;
+	} else if (!r->mem) {
 		if (lseek(r->fd, (off_t)off, SEEK_SET) < 0)
 			return -errno;
 		r->bufoff = r->buflen = 0;
@@ -97,6 +105,11 @@ int mdk__rd_pread(struct mdk_trace_reader *r, uint64_t off, void *dst,
 {
 	size_t done = 0;
 
+	if (r->z) {
+		if (off > r->size || len > r->size - off)
+			return -ENODATA;
+		return mdk__zin_pread(r->z, off, dst, len);
+	}
 	if (r->mem) {
 		if (off > r->size || len > r->size - off)
 			return -ENODATA;

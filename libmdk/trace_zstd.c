@@ -4,8 +4,9 @@
  * streaming decoder between a file, or memory, and the trace and
  * oracleGeneral readers), and a file compressed into a .zst.  Memory
  * stays bounded by the decoder's window and one buffer each way, whatever
- * the size of the stream.  A compressed stream cannot be seeked: its
- * readers read it in order, as they read a pipe.
+ * the size of the stream.  A compressed stream has no offsets to seek
+ * to: a file or memory is decompressed again from the start and skipped
+ * through, a pipe is read in order.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,9 @@
 #include "trace_int.h"
 
 #define ZIN_SLICE 4096u
+/* What mdk__zin_size() keeps of the end: a footer and a 1 MiB index. */
+#define ZIN_TAIL (1u << 20)
+#define ZIN_CHUNK (64u << 10)
 
 struct mdk__zin {
 	ZSTD_DCtx *dctx;
@@ -30,6 +34,12 @@ struct mdk__zin {
 	bool in_eof, partial;
 	int failed;
 	char msg[256];
+	const void *mem; /* memory source (fd -1) */
+	size_t memlen;
+	uint64_t out_pos; /* decompressed bytes handed out */
+	uint8_t *tail; /* the stream's last bytes, kept by mdk__zin_size() */
+	size_t tail_len;
+	uint64_t tail_off;
 };
 
 bool mdk__is_zstd(const uint8_t *p, size_t n)
@@ -55,6 +65,8 @@ struct mdk__zin *mdk__zin_new(int fd, const void *mem, size_t memlen,
 	z->fd = fd;
 	z->partial = partial;
 	z->last = 1; /* a frame is expected */
+	z->mem = mem;
+	z->memlen = memlen;
 	if (fd < 0) {
 		z->ib = (ZSTD_inBuffer){ mem, memlen, 0 };
 		z->in_eof = true;
@@ -77,6 +89,7 @@ void mdk__zin_free(struct mdk__zin *z)
 	if (!z)
 		return;
 	ZSTD_freeDCtx(z->dctx);
+	free(z->tail);
 	free(z->in);
 	free(z);
 }
@@ -153,6 +166,7 @@ ssize_t mdk__zin_read(struct mdk__zin *z, void *dst, size_t len)
 		if (ZSTD_isError(ret))
 			return z->failed;
 		z->last = ret;
+		z->out_pos += ob.pos;
 		if (ob.pos)
 			return (ssize_t)ob.pos;
 		if (z->ib.pos == z->ib.size && z->in_eof)
@@ -164,6 +178,114 @@ ssize_t mdk__zin_read(struct mdk__zin *z, void *dst, size_t len)
 			z, -EBADMSG,
 			"compressed offset %llu: truncated zstd stream (the last frame is not complete)",
 			(unsigned long long)(z->consumed + z->ib.pos));
+	return 0;
+}
+
+/*
+ * Seeking in a compressed file: decompress from the start again (the
+ * file, a regular one, from offset 0, or the memory) and skip.
+ */
+static int zin_rewind(struct mdk__zin *z)
+{
+	if (z->failed)
+		return z->failed;
+	ZSTD_DCtx_reset(z->dctx, ZSTD_reset_session_only);
+	if (z->fd >= 0) {
+		if (lseek(z->fd, 0, SEEK_SET) < 0)
+			return (int)zin_fail(z, -errno, "seek: %s",
+					     strerror(errno));
+		z->ib = (ZSTD_inBuffer){ z->in, 0, 0 };
+		z->in_eof = false;
+	} else {
+		z->ib = (ZSTD_inBuffer){ z->mem, z->memlen, 0 };
+	}
+	z->consumed = 0;
+	z->last = 1;
+	z->out_pos = 0;
+	return 0;
+}
+
+/* Read exactly @len bytes (-ENODATA: the stream ends first). */
+static int zin_read_all(struct mdk__zin *z, uint8_t *dst, size_t len)
+{
+	while (len) {
+		ssize_t n = mdk__zin_read(z, dst, len);
+
+		if (n < 0)
+			return (int)n;
+		if (!n)
+			return -ENODATA;
+		dst += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int mdk__zin_seek(struct mdk__zin *z, uint64_t off)
+{
+	uint8_t scratch[16384];
+	int ret;
+
+	if (off < z->out_pos) {
+		ret = zin_rewind(z);
+		if (ret)
+			return ret;
+	}
+	while (z->out_pos < off) {
+		size_t n = (size_t)MDK_MIN(off - z->out_pos,
+					   (uint64_t)sizeof(scratch));
+
+		ret = zin_read_all(z, scratch, n);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int mdk__zin_pread(struct mdk__zin *z, uint64_t off, void *dst, size_t len)
+{
+	int ret;
+
+	if (z->tail && off >= z->tail_off &&
+	    off + len <= z->tail_off + z->tail_len) {
+		memcpy(dst, z->tail + (off - z->tail_off), len);
+		return 0;
+	}
+	ret = mdk__zin_seek(z, off);
+	return ret ? ret : zin_read_all(z, dst, len);
+}
+
+int mdk__zin_size(struct mdk__zin *z, uint64_t *size)
+{
+	size_t cap = ZIN_TAIL + ZIN_CHUNK;
+	int ret = zin_rewind(z);
+
+	if (ret)
+		return ret;
+	free(z->tail);
+	z->tail = malloc(cap);
+	if (!z->tail)
+		return -ENOMEM;
+	z->tail_len = 0;
+	z->tail_off = 0;
+	for (;;) {
+		ssize_t n;
+
+		if (z->tail_len + ZIN_CHUNK > cap) {
+			size_t drop = z->tail_len - ZIN_TAIL;
+
+			memmove(z->tail, z->tail + drop, ZIN_TAIL);
+			z->tail_len = ZIN_TAIL;
+			z->tail_off += drop;
+		}
+		n = mdk__zin_read(z, z->tail + z->tail_len, ZIN_CHUNK);
+		if (n < 0)
+			return (int)n;
+		if (!n)
+			break;
+		z->tail_len += (size_t)n;
+	}
+	*size = z->out_pos;
 	return 0;
 }
 

@@ -4,8 +4,9 @@
  * libmdk/trace_zstd.c): .mdkt to libCacheSim's oracleGeneral and back
  * gives the same windows and pages; next_access_vtime agrees with a
  * brute-force search and a backward pass, also past the exporter's
- * buffer; an export named .zst is the plain one compressed; a zstd-compressed trace reads as the plain one from a file, a
- * pipe and memory; and bad input -- records cut short, time going back
+ * buffer; an export named .zst is the plain one compressed; a
+ * zstd-compressed trace reads as the plain one from a file (seeking
+ * too), a pipe and memory; and bad input -- records cut short, time going back
  * past a window, corrupt or truncated zstd -- fails naming the file and
  * the offset, leaving no output behind.
  */
@@ -302,7 +303,7 @@ static void zstd_file(const char *in, const char *out)
 START_TEST(test_zstd_trace_reads_as_plain)
 {
 	struct tt *t = tt_framed(3, 80, 3000);
-	char tr[64], zs[80], pipe_path[64], err[512];
+	char tr[64], zs[80], pipe_path[64], cmd[128], err[512];
 	struct mdk_trace_reader *r;
 	struct mdk_trace_chunk c;
 	FILE *p;
@@ -315,14 +316,17 @@ START_TEST(test_zstd_trace_reads_as_plain)
 	zstd_file(tr, zs);
 	same_trace(tr, zs);
 	/* From a pipe: the magic number is read, then handed on. */
-	snprintf(err, sizeof(err), "cat %s", zs);
-	p = popen(err, "r");
+	snprintf(cmd, sizeof(cmd), "cat %s", zs);
+	p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
 	snprintf(pipe_path, sizeof(pipe_path), "/proc/self/fd/%d", fileno(p));
 	same_trace(tr, pipe_path);
 	pclose(p);
-	/* The index is checked at the end; seeking is refused. */
-	ck_assert(!mdk_trace_reader_open(zs, 0, &r, err, sizeof(err)));
+	/* From a pipe the index is checked at the end; seeking is refused. */
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	snprintf(pipe_path, sizeof(pipe_path), "/proc/self/fd/%d", fileno(p));
+	ck_assert(!mdk_trace_reader_open(pipe_path, 0, &r, err, sizeof(err)));
 	ck_assert(!mdk_trace_reader_info(r)->indexed);
 	ck_assert_int_eq(mdk_trace_reader_seek(r, 3, err, sizeof(err)),
 			 -ENOTSUP);
@@ -331,6 +335,30 @@ START_TEST(test_zstd_trace_reads_as_plain)
 	ck_assert_int_eq(ret, 0);
 	ck_assert(mdk_trace_reader_info(r)->indexed);
 	ck_assert_uint_eq(mdk_trace_reader_records(r), tt_records(t));
+	mdk_trace_reader_close(r);
+	pclose(p);
+	/* From a file the index is there at open, and seeking works. */
+	ck_assert(!mdk_trace_reader_open(zs, 0, &r, err, sizeof(err)));
+	ck_assert(mdk_trace_reader_info(r)->indexed);
+	ck_assert_uint_eq(mdk_trace_reader_info(r)->windows, t->W);
+	ck_assert_uint_eq(mdk_trace_reader_info(r)->records, tt_records(t));
+	for (uint32_t w = 70; w > 2; w -= 17) {
+		uint32_t *pg = malloc((t->P + 1) * sizeof(*pg));
+		size_t n = tt_window(t, w, pg), k = 0;
+
+		ck_assert_msg(!mdk_trace_reader_seek(r, w, err, sizeof(err)),
+			      "%s", err);
+		do {
+			ck_assert_int_eq(mdk_trace_reader_next(r, &c, err,
+							       sizeof(err)),
+					 1);
+			ck_assert_uint_eq(c.window, w);
+			for (size_t i = 0; i < c.n; i++, k++)
+				ck_assert_uint_eq(c.ids[i], t->ids[pg[k]]);
+		} while (!c.window_end);
+		ck_assert_uint_eq(k, n);
+		free(pg);
+	}
 	mdk_trace_reader_close(r);
 	/* From memory, densely mapped. */
 	b = slurp(zs, &len);

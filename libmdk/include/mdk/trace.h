@@ -154,7 +154,10 @@ struct mdk_trace_reader;
 
 /*
  * mdk_trace_reader_open() - open @path (regular file or pipe) and check
- * its header and, when the file is seekable, its footer and index.
+ * its header and, when the file is seekable, its footer and index.  A
+ * zstd-compressed trace (told by the magic number) is decompressed as it
+ * is read; from a file it is decompressed once more here, for its footer
+ * and index, and seeking decompresses again from the start.
  * Returns 0 with *@out set, or -errno: -ENOENT..., -EINVAL for a file that
  * is not a trace, -EBADMSG for corruption, -EPROTONOSUPPORT for a newer
  * major version.
