@@ -6,11 +6,11 @@
  * request, -1 for none) is known only when that request comes, so one
  * forward pass writes each record with -1 and fills the field in when the
  * page comes again: in the output buffer while the record is still there,
- * in the file after.  Memory: the buffer and one int64 a distinct page
- * (the reader's dense page indices), whatever the trace's length; any
- * trace the reader reads will do, a compressed one or a pipe too.  An
- * output named *.zst is written plain to an unnamed file beside it first,
- * then compressed.
+ * in the file after, in sorted batches.  Memory: the buffers (15.5 MiB)
+ * and one int64 a distinct page (the reader's dense page indices),
+ * whatever the trace's length; any trace the reader reads will do, a
+ * compressed one or a pipe too.  An output named *.zst is written plain
+ * to an unnamed file beside it first, then compressed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +24,13 @@
 
 #define REC MDK_ORACLE_RECORD_BYTES
 #define OUT_RECS (1u << 18) /* 6 MiB of records buffered */
+#define PATCHES (1u << 19) /* 8 MiB of fields to fill in the file */
+#define SWEEP_RECS (1u << 16) /* records read back at a time to fill */
+
+/* next_access_vtime @vt goes into record @rec, already in the file. */
+struct orc_patch {
+	uint64_t rec, vt;
+};
 
 struct orc_out {
 	const char *name;
@@ -33,6 +40,9 @@ struct orc_out {
 	size_t n; /* records in the buffer */
 	int64_t *last; /* last[page index]: 1 + its latest request, 0: none */
 	size_t lastcap;
+	struct orc_patch *patch; /* fields to fill in, applied in batches */
+	size_t npatch;
+	uint8_t *sweep; /* SWEEP_RECS records read back */
 	uint32_t clock, size; /* clock_time and obj_size of the window */
 };
 
@@ -66,18 +76,76 @@ static int orc_flush(struct orc_out *o, char *err, size_t errlen)
 	return ret;
 }
 
+static int patch_cmp(const void *a, const void *b)
+{
+	const struct orc_patch *x = a, *y = b;
+
+	return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
+static int orc_pread(struct orc_out *o, void *p, size_t len, uint64_t off,
+		     char *err, size_t errlen)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(o->fd, (uint8_t *)p + done, len - done,
+				  (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return mdk_err(err, errlen, n ? -errno : -EIO,
+				       "%s: offset %llu: read back: %s",
+				       o->name,
+				       (unsigned long long)(off + done),
+				       n ? strerror(errno) : "short file");
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Fill the batched fields in: sorted by record, then one read and one
+ * write of each stretch of SWEEP_RECS records holding some, so that the
+ * file sees large I/O rather than an 8-byte write a request.
+ */
+static int orc_patch_apply(struct orc_out *o, char *err, size_t errlen)
+{
+	size_t i = 0;
+	int ret;
+
+	qsort(o->patch, o->npatch, sizeof(*o->patch), patch_cmp);
+	while (i < o->npatch) {
+		uint64_t lo = o->patch[i].rec,
+			 hi = MDK_MIN(lo + SWEEP_RECS, o->base);
+
+		ret = orc_pread(o, o->sweep, (hi - lo) * REC, lo * REC, err,
+				errlen);
+		if (ret)
+			return ret;
+		for (; i < o->npatch && o->patch[i].rec < hi; i++)
+			mdk__put64(o->sweep + (o->patch[i].rec - lo) * REC + 16,
+				   o->patch[i].vt);
+		ret = orc_pwrite(o, o->sweep, (hi - lo) * REC, lo * REC, err,
+				 errlen);
+		if (ret)
+			return ret;
+	}
+	o->npatch = 0;
+	return 0;
+}
+
 /* Request @vt is the next one of the page whose latest request was @prev. */
 static int orc_link(struct orc_out *o, uint64_t prev, uint64_t vt, char *err,
 		    size_t errlen)
 {
-	uint8_t v[8];
-
 	if (prev >= o->base) {
 		mdk__put64(o->buf + (prev - o->base) * REC + 16, vt);
 		return 0;
 	}
-	mdk__put64(v, vt);
-	return orc_pwrite(o, v, sizeof(v), prev * REC + 16, err, errlen);
+	o->patch[o->npatch++] = (struct orc_patch){ prev, vt };
+	return o->npatch == PATCHES ? orc_patch_apply(o, err, errlen) : 0;
 }
 
 /* The requests of one chunk of a window. */
@@ -139,6 +207,8 @@ static int orc_export(struct mdk_trace_reader *r, struct orc_out *o, char *err,
 	}
 	if (!ret)
 		ret = orc_flush(o, err, errlen);
+	if (!ret)
+		ret = orc_patch_apply(o, err, errlen);
 	return ret;
 }
 
@@ -191,7 +261,9 @@ int mdk_trace_export_oracle(const char *trace, const char *out, char *err,
 	if (ret)
 		return ret;
 	o.buf = malloc((size_t)OUT_RECS * REC);
-	if (!o.buf) {
+	o.patch = malloc(PATCHES * sizeof(*o.patch));
+	o.sweep = malloc((size_t)SWEEP_RECS * REC);
+	if (!o.buf || !o.patch || !o.sweep) {
 		ret = mdk_err(err, errlen, -ENOMEM, "%s: out of memory", out);
 		goto out_close;
 	}
@@ -211,6 +283,8 @@ out_close:
 	if (o.fd >= 0)
 		close(o.fd);
 	free(o.last);
+	free(o.patch);
+	free(o.sweep);
 	free(o.buf);
 	mdk_trace_reader_close(r);
 	return ret;
