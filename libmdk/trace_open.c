@@ -248,9 +248,11 @@ static int rd_zsize(struct mdk_trace_reader *r, char *err, size_t errlen)
 {
 	int ret = mdk__zin_size(r->z, &r->size);
 
+	if (!ret)
+		ret = mdk__zin_seek(r->z, 0);
 	if (ret)
 		return mdk__rd_fail(r, err, errlen, ret, "%s", strerror(-ret));
-	return mdk__zin_seek(r->z, 0);
+	return 0;
 }
 
 /*
@@ -399,7 +401,7 @@ int mdk_trace_reader_open_mem(const void *buf, size_t len, const char *name,
 	r->size = len;
 	r->seekable = true;
 	if (mdk__is_zstd(r->mem, len)) {
-		/* Decompressed into the buffer, in order. */
+		/* Decompressed into the buffer; seeks decompress again. */
 		r->z = mdk__zin_new(-1, r->mem, len, NULL, 0,
 				    flags & MDK_TRACE_PARTIAL);
 		r->mem = NULL;
