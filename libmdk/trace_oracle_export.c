@@ -6,10 +6,11 @@
  * request, -1 for none) is known only when that request comes, so one
  * forward pass writes each record with -1 and fills the field in when the
  * page comes again: in the output buffer while the record is still there,
- * in the file after, in sorted batches.  Memory: the buffers (15.5 MiB)
- * and one int64 a distinct page (the reader's dense page indices),
- * whatever the trace's length; any trace the reader reads will do, a
- * compressed one or a pipe too.  An output named *.zst is written plain
+ * in the file after, in sorted batches.  Memory: the buffers (6 MiB, and
+ * 9.5 MiB more once fields are filled in the file) and one int64 a
+ * distinct page (the reader's dense page indices), whatever the trace's
+ * length; any trace the reader reads will do, a compressed one or a pipe
+ * too.  An output named *.zst is written plain
  * to an unnamed file beside it first, then compressed.
  */
 #include <errno.h>
@@ -115,6 +116,8 @@ static int orc_patch_apply(struct orc_out *o, char *err, size_t errlen)
 	size_t i = 0;
 	int ret;
 
+	if (!o->npatch)
+		return 0;
 	qsort(o->patch, o->npatch, sizeof(*o->patch), patch_cmp);
 	while (i < o->npatch) {
 		uint64_t lo = o->patch[i].rec,
@@ -143,6 +146,14 @@ static int orc_link(struct orc_out *o, uint64_t prev, uint64_t vt, char *err,
 	if (prev >= o->base) {
 		mdk__put64(o->buf + (prev - o->base) * REC + 16, vt);
 		return 0;
+	}
+	/* Short traces never get here: allocate on the first need. */
+	if (!o->patch) {
+		o->patch = malloc(PATCHES * sizeof(*o->patch));
+		o->sweep = malloc((size_t)SWEEP_RECS * REC);
+		if (!o->patch || !o->sweep)
+			return mdk_err(err, errlen, -ENOMEM,
+				       "%s: out of memory", o->name);
 	}
 	o->patch[o->npatch++] = (struct orc_patch){ prev, vt };
 	return o->npatch == PATCHES ? orc_patch_apply(o, err, errlen) : 0;
@@ -261,9 +272,7 @@ int mdk_trace_export_oracle(const char *trace, const char *out, char *err,
 	if (ret)
 		return ret;
 	o.buf = malloc((size_t)OUT_RECS * REC);
-	o.patch = malloc(PATCHES * sizeof(*o.patch));
-	o.sweep = malloc((size_t)SWEEP_RECS * REC);
-	if (!o.buf || !o.patch || !o.sweep) {
+	if (!o.buf) {
 		ret = mdk_err(err, errlen, -ENOMEM, "%s: out of memory", out);
 		goto out_close;
 	}
