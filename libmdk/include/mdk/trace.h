@@ -289,7 +289,7 @@ int mdk_trace_import_oracle(const char *in, const char *out,
  * requests with clock_time the seconds from window 0 to the window's
  * start, obj_id the page id, obj_size the page size (4096 when unknown)
  * and next_access_vtime the index of the page's next request (from 0), or
- * -1.  One pass; memory: 15.5 MiB of buffers and 8 bytes a distinct page.  An
+ * -1.  One pass; memory: at most 15.5 MiB of buffers and 8 bytes a page.  An
  * @out ending in .zst is zstd-compressed (written plain to an unnamed file
  * beside it first).  On failure @out is removed.  Returns 0 or -errno.
  */
