@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mdkctl trace info|import|export|report: access-bit traces (.mdkt, see
- * Documentation/trace-format.rst) and their CSV form.
+ * Documentation/trace-format.rst), their CSV form and libCacheSim's
+ * oracleGeneral traces.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <mdk/trace.h>
@@ -22,12 +24,37 @@ static int trace_usage(void)
 {
 	fprintf(stderr,
 		"usage: mdkctl trace info TRACE [-j] [--partial]\n"
-		"       mdkctl trace import CSV OUT.mdkt [--window-seconds S] [--page-size BYTES]\n"
-		"                           [--phys] [--desc TEXT]\n"
-		"       mdkctl trace export TRACE [OUT.csv]\n"
+		"       mdkctl trace import IN OUT.mdkt [--format csv|oracleGeneral]\n"
+		"                           [--window-seconds S] [--page-size BYTES]\n"
+		"                           [--byte-offsets] [--phys] [--desc TEXT]\n"
+		"       mdkctl trace export TRACE [OUT] [--format csv|oracleGeneral]\n"
 		"       mdkctl trace report TRACE [-j | --csv TABLE] [--plot FILE.png|FILE.svg]\n"
-		"                           [--ranges N] [--columns N] [--partial]\n");
+		"                           [--ranges N] [--columns N] [--partial]\n"
+		"IN and TRACE may be zstd-compressed; a name containing .oracleGeneral\n"
+		"means --format oracleGeneral.\n");
 	return 2;
+}
+
+enum trace_fmt { FMT_CSV, FMT_ORACLE };
+
+/* --format, or the name's hint: "x.oracleGeneral", ".oracleGeneral.bin.zst". */
+static int trace_fmt(const char *arg, const char *name, enum trace_fmt *f)
+{
+	if (!arg) {
+		*f = strstr(name, ".oracleGeneral") ? FMT_ORACLE : FMT_CSV;
+		return 0;
+	}
+	if (!strcmp(arg, "csv"))
+		*f = FMT_CSV;
+	else if (!strcasecmp(arg, "oracleGeneral"))
+		*f = FMT_ORACLE;
+	else {
+		fprintf(stderr,
+			"mdkctl: --format '%s': expected csv or oracleGeneral\n",
+			arg);
+		return 2;
+	}
+	return 0;
 }
 
 struct info_opts {
@@ -192,7 +219,8 @@ out:
 
 struct import_opts {
 	struct mdk_trace_writer_opts wo;
-	const char *csv, *out;
+	const char *in, *out, *format;
+	unsigned int oflags; /* MDK_ORACLE_* */
 };
 
 static int parse_import(int argc, char **argv, struct import_opts *o)
@@ -202,6 +230,8 @@ static int parse_import(int argc, char **argv, struct import_opts *o)
 		{ "page-size", required_argument, NULL, 'p' },
 		{ "phys", no_argument, NULL, 'P' },
 		{ "desc", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "byte-offsets", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -237,29 +267,49 @@ static int parse_import(int argc, char **argv, struct import_opts *o)
 		case 'd':
 			o->wo.desc = optarg;
 			break;
+		case 'f':
+			o->format = optarg;
+			break;
+		case 'b':
+			o->oflags |= MDK_ORACLE_OFFSETS;
+			break;
 		default:
 			return trace_usage();
 		}
 	}
 	if (optind != argc - 2)
 		return trace_usage();
-	o->csv = argv[optind];
+	o->in = argv[optind];
 	o->out = argv[optind + 1];
 	if (!o->wo.desc)
-		o->wo.desc = o->csv;
+		o->wo.desc = o->in;
 	return 0;
 }
 
 static int trace_import(int argc, char **argv)
 {
 	struct import_opts o;
+	enum trace_fmt f;
 	char err[512];
 	int ret;
 
 	ret = parse_import(argc, argv, &o);
+	if (!ret)
+		ret = trace_fmt(o.format, o.in, &f);
 	if (ret)
 		return ret;
-	if (mdk_trace_import_csv(o.csv, o.out, &o.wo, err, sizeof(err))) {
+	if (f == FMT_CSV && o.oflags) {
+		fprintf(stderr,
+			"mdkctl: --byte-offsets is for oracleGeneral traces\n");
+		return 2;
+	}
+	if (f == FMT_ORACLE)
+		ret = mdk_trace_import_oracle(o.in, o.out, &o.wo, o.oflags, err,
+					      sizeof(err));
+	else
+		ret = mdk_trace_import_csv(o.in, o.out, &o.wo, err,
+					   sizeof(err));
+	if (ret) {
 		fprintf(stderr, "mdkctl: %s\n", err);
 		return 1;
 	}
@@ -268,14 +318,48 @@ static int trace_import(int argc, char **argv)
 
 struct export_opts {
 	const char *trace, *csv; /* csv NULL: stdout */
+	enum trace_fmt fmt;
 };
 
 static int parse_export(int argc, char **argv, struct export_opts *o)
 {
-	if (argc < 2 || argc > 3 || argv[1][0] == '-')
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *format = NULL;
+	int opt, n;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (opt != 'f')
+			return trace_usage();
+		format = optarg;
+	}
+	n = argc - optind;
+	if (n < 1 || n > 2)
 		return trace_usage();
-	o->trace = argv[1];
-	o->csv = argc == 3 && strcmp(argv[2], "-") ? argv[2] : NULL;
+	o->trace = argv[optind];
+	o->csv = n == 2 && strcmp(argv[optind + 1], "-") ? argv[optind + 1] :
+							   NULL;
+	return trace_fmt(format, o->csv ? o->csv : "", &o->fmt);
+}
+
+/* The oracleGeneral export: to a file only (it fills records in). */
+static int export_oracle(const struct export_opts *o)
+{
+	char err[512];
+
+	if (!o->csv) {
+		fprintf(stderr,
+			"mdkctl: an oracleGeneral export needs an output file\n");
+		return 2;
+	}
+	if (mdk_trace_export_oracle(o->trace, o->csv, err, sizeof(err))) {
+		fprintf(stderr, "mdkctl: %s\n", err);
+		return 1;
+	}
 	return 0;
 }
 
@@ -289,6 +373,8 @@ static int trace_export(int argc, char **argv)
 	ret = parse_export(argc, argv, &o);
 	if (ret)
 		return ret;
+	if (o.fmt == FMT_ORACLE)
+		return export_oracle(&o);
 	if (o.csv) {
 		out = fopen(o.csv, "we");
 		if (!out) {
@@ -316,8 +402,10 @@ static int trace_help(int argc, char **argv)
 
 static const struct mdkctl_cmd trace_cmds[] = {
 	{ "info", trace_info, "header, index and statistics of a trace" },
-	{ "import", trace_import, "convert window,page CSV to a trace" },
-	{ "export", trace_export, "write a trace as window,page CSV" },
+	{ "import", trace_import,
+	  "convert window,page CSV or an oracleGeneral trace to a trace" },
+	{ "export", trace_export,
+	  "write a trace as window,page CSV or an oracleGeneral trace" },
 	{ "report", mdkctl_cmd_trace_report,
 	  "accesses, footprint, idle ages, reuse, popularity, heatmap" },
 	{ "help", trace_help, "show usage" },

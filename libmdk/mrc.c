@@ -178,7 +178,9 @@ static int is_trace(const char *path, bool *yes, char *err, size_t errlen)
 			       strerror(errno));
 	n = fread(b, 1, sizeof(b), f);
 	fclose(f);
-	*yes = n == sizeof(b) && !memcmp(b, magic, sizeof(b));
+	/* A zstd stream is taken for a compressed trace (the reader's). */
+	*yes = (n == sizeof(b) && !memcmp(b, magic, sizeof(b))) ||
+	       (n >= 4 && !memcmp(b, "\x28\xb5\x2f\xfd", 4));
 	return 0;
 }
 

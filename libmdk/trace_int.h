@@ -63,6 +63,7 @@ struct mdk_trace_reader {
 	uint8_t *buf; /* read buffer (fd only) */
 	size_t bufcap, bufoff, buflen;
 	bool eof;
+	struct mdk__zin *z; /* zstd-compressed source (read in order), or NULL */
 
 	struct mdk_trace_info info;
 	char *desc;
@@ -105,7 +106,50 @@ int mdk__rd_seek(struct mdk_trace_reader *r, uint64_t off);
 int mdk__rd_pread(struct mdk_trace_reader *r, uint64_t off, void *dst,
 		  size_t len);
 
-/* Record a failure ("NAME: " + message), keep the reader failed: @ret. */
+/*
+ * zstd input (trace_zstd.c): mdk__is_zstd() tells a zstd stream by its
+ * first four bytes (a frame or a skippable frame).  mdk__zin_new() reads
+ * from @fd, after the @npre bytes at @pre already read from it, or from
+ * the @memlen bytes at @mem when @fd is -1; with @partial a stream cut
+ * inside a frame ends where it was cut instead of failing.
+ * mdk__zin_read() decompresses up to @len bytes into @dst and returns how
+ * many (0 at the end) or -errno, after which mdk__zin_msg() says what
+ * went wrong at which compressed offset, and every later call fails too.
+ */
+struct mdk__zin;
+
+bool mdk__is_zstd(const uint8_t *p, size_t n);
+struct mdk__zin *mdk__zin_new(int fd, const void *mem, size_t memlen,
+			      const uint8_t *pre, size_t npre, bool partial);
+ssize_t mdk__zin_read(struct mdk__zin *z, void *dst, size_t len);
+const char *mdk__zin_msg(const struct mdk__zin *z);
+
+/*
+ * A compressed regular file or memory can be seeked, by decompressing it
+ * again from the start and skipping (forward from where it is, when it
+ * can).  mdk__zin_size() decompresses the whole stream once for its
+ * length, keeping its last 1 MiB (a trace's footer and index) for
+ * mdk__zin_pread(), which serves from that copy or else seeks and reads
+ * (moving the stream: a seek must follow).  All return 0 or -errno
+ * (-ENODATA: past the end).
+ */
+int mdk__zin_size(struct mdk__zin *z, uint64_t *size);
+int mdk__zin_seek(struct mdk__zin *z, uint64_t off);
+int mdk__zin_pread(struct mdk__zin *z, uint64_t off, void *dst, size_t len);
+void mdk__zin_free(struct mdk__zin *z);
+
+/*
+ * Compress the whole of the file @in (read with pread() from offset 0)
+ * into the new file @out, as zstd's tool does: 0, or -errno with @out
+ * removed.
+ */
+int mdk__zout_file(int in, const char *out, char *err, size_t errlen);
+
+/*
+ * Record a failure ("NAME: " + message), keep the reader failed: @ret.
+ * When the zstd source failed, its message (the compressed offset and
+ * what libzstd found) replaces the caller's.
+ */
 int mdk__rd_fail(struct mdk_trace_reader *r, char *err, size_t errlen, int ret,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

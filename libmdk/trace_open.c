@@ -5,6 +5,12 @@
  * trusts nothing: every length is checked against the file before use,
  * every checksum before the bytes are believed, and each failure names
  * the file, the offset and what was expected.
+ *
+ * A zstd-compressed trace (told by its magic number, whatever its name)
+ * is decompressed as it is read.  From a regular file or memory it is
+ * decompressed once more at open, for its length, footer and index, and
+ * reads as a plain file does (seeking decompresses from the start
+ * again); from a pipe it reads as a pipe does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -233,6 +239,71 @@ none:
 		(unsigned long long)r->size, FTR_BYTES);
 }
 
+/*
+ * A compressed file (or memory) is decompressed once at open for its
+ * length and its last bytes, so that the footer and index are checked
+ * up front as in a plain file; seeking decompresses again and skips.
+ */
+static int rd_zsize(struct mdk_trace_reader *r, char *err, size_t errlen)
+{
+	int ret = mdk__zin_size(r->z, &r->size);
+
+	if (!ret)
+		ret = mdk__zin_seek(r->z, 0);
+	if (ret)
+		return mdk__rd_fail(r, err, errlen, ret, "%s", strerror(-ret));
+	return 0;
+}
+
+/*
+ * Look at the first bytes of the file: a zstd stream gets a decoder in
+ * front of it; a pipe's bytes, once read, go into the plain buffer.
+ */
+static int rd_sniff(struct mdk_trace_reader *r, char *err, size_t errlen)
+{
+	uint8_t pre[4];
+	size_t n = 0;
+
+	if (r->seekable) {
+		ssize_t k = pread(r->fd, pre, sizeof(pre), 0);
+
+		n = k > 0 ? (size_t)k : 0;
+	} else {
+		while (n < sizeof(pre)) {
+			ssize_t k = read(r->fd, pre + n, sizeof(pre) - n);
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return mdk__rd_fail(r, err, errlen, -errno,
+						    "read: %s",
+						    strerror(errno));
+			if (!k)
+				break;
+			n += (size_t)k;
+		}
+	}
+	if (mdk__is_zstd(pre, n)) {
+		r->z = mdk__zin_new(r->fd, NULL, 0, r->seekable ? NULL : pre,
+				    r->seekable ? 0 : n,
+				    r->flags & MDK_TRACE_PARTIAL);
+		if (!r->z)
+			return mdk__rd_fail(r, err, errlen, -ENOMEM,
+					    "out of memory");
+		return r->seekable ? rd_zsize(r, err, errlen) : 0;
+	}
+	if (!r->seekable && n) {
+		r->buf = malloc(1u << 20);
+		if (!r->buf)
+			return mdk__rd_fail(r, err, errlen, -ENOMEM,
+					    "out of memory");
+		r->bufcap = 1u << 20;
+		memcpy(r->buf, pre, n);
+		r->buflen = n;
+	}
+	return 0;
+}
+
 static int rd_open(struct mdk_trace_reader *r, char *err, size_t errlen)
 {
 	int ret;
@@ -304,7 +375,9 @@ int mdk_trace_reader_open(const char *path, unsigned int flags,
 	r->size = (uint64_t)st.st_size;
 	if (r->seekable)
 		posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	ret = rd_open(r, err, errlen);
+	ret = rd_sniff(r, err, errlen);
+	if (!ret)
+		ret = rd_open(r, err, errlen);
 	if (ret)
 		goto err_close;
 	*out = r;
@@ -327,7 +400,21 @@ int mdk_trace_reader_open_mem(const void *buf, size_t len, const char *name,
 	r->mem = buf ? buf : (const void *)"";
 	r->size = len;
 	r->seekable = true;
-	ret = rd_open(r, err, errlen);
+	if (mdk__is_zstd(r->mem, len)) {
+		/* Decompressed into the buffer; seeks decompress again. */
+		r->z = mdk__zin_new(-1, r->mem, len, NULL, 0,
+				    flags & MDK_TRACE_PARTIAL);
+		r->mem = NULL;
+		if (!r->z) {
+			mdk_trace_reader_close(r);
+			return mdk_err(err, errlen, -ENOMEM, "out of memory");
+		}
+		ret = rd_zsize(r, err, errlen);
+	} else {
+		ret = 0;
+	}
+	if (!ret)
+		ret = rd_open(r, err, errlen);
 	if (ret) {
 		mdk_trace_reader_close(r);
 		return ret;
@@ -348,6 +435,7 @@ void mdk_trace_reader_close(struct mdk_trace_reader *r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
+	mdk__zin_free(r->z);
 	mdk__pagemap_free(r->pm);
 	free(r->ids);
 	free(r->pages);

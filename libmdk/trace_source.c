@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The trace reader's byte source: a file or pipe read through a buffer,
- * or memory, and the failure every later call repeats.
+ * or memory, either of them possibly zstd-compressed (decompressed into
+ * the buffer), and the failure every later call repeats.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -49,9 +50,16 @@ ssize_t mdk__rd_get(struct mdk_trace_reader *r, size_t len, const uint8_t **p)
 		r->buflen -= r->bufoff;
 		r->bufoff = 0;
 		while (r->buflen < len && !r->eof) {
-			ssize_t n = read(r->fd, r->buf + r->buflen,
-					 r->bufcap - r->buflen);
+			ssize_t n;
 
+			if (r->z)
+				n = mdk__zin_read(r->z, r->buf + r->buflen,
+						  r->bufcap - r->buflen);
+			else
+				n = read(r->fd, r->buf + r->buflen,
+					 r->bufcap - r->buflen);
+			if (n < 0 && r->z)
+				return n;
 			if (n < 0) {
 				if (errno == EINTR)
 					continue;
@@ -71,7 +79,15 @@ ssize_t mdk__rd_get(struct mdk_trace_reader *r, size_t len, const uint8_t **p)
 
 int mdk__rd_seek(struct mdk_trace_reader *r, uint64_t off)
 {
-	if (!r->mem) {
+	if (r->z) {
+		/* The buffer is dropped: the stream goes to @off. */
+		int ret = off > r->size ? -EINVAL : mdk__zin_seek(r->z, off);
+
+		if (ret)
+			return ret;
+		r->bufoff = r->buflen = 0;
+		r->eof = false;
+	} else if (!r->mem) {
 		if (lseek(r->fd, (off_t)off, SEEK_SET) < 0)
 			return -errno;
 		r->bufoff = r->buflen = 0;
@@ -89,6 +105,11 @@ int mdk__rd_pread(struct mdk_trace_reader *r, uint64_t off, void *dst,
 {
 	size_t done = 0;
 
+	if (r->z) {
+		if (off > r->size || len > r->size - off)
+			return -ENODATA;
+		return mdk__zin_pread(r->z, off, dst, len);
+	}
 	if (r->mem) {
 		if (off > r->size || len > r->size - off)
 			return -ENODATA;
@@ -118,9 +139,13 @@ int mdk__rd_fail(struct mdk_trace_reader *r, char *err, size_t errlen, int ret,
 	char msg[512];
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	if (r->z && *mdk__zin_msg(r->z)) {
+		snprintf(msg, sizeof(msg), "%s", mdk__zin_msg(r->z));
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+	}
 	r->failed = ret;
 	return mdk_err(err, errlen, ret, "%s: %s", r->name, msg);
 }

@@ -89,6 +89,14 @@ void mdk_trace_reader_close(struct mdk_trace_reader *r);
 int mdk_trace_import_csv(const char *csv, const char *out,
                          const struct mdk_trace_writer_opts *opts, char *err,
                          size_t errlen);
+
+#define MDK_ORACLE_RECORD_BYTES 24
+#define MDK_ORACLE_OFFSETS ...
+int mdk_trace_import_oracle(const char *in, const char *out,
+                            const struct mdk_trace_writer_opts *opts,
+                            unsigned int flags, char *err, size_t errlen);
+int mdk_trace_export_oracle(const char *trace, const char *out, char *err,
+                            size_t errlen);
 """
 
 CDEF["policy.h"] = """

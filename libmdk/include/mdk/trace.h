@@ -154,7 +154,10 @@ struct mdk_trace_reader;
 
 /*
  * mdk_trace_reader_open() - open @path (regular file or pipe) and check
- * its header and, when the file is seekable, its footer and index.
+ * its header and, when the file is seekable, its footer and index.  A
+ * zstd-compressed trace (told by the magic number) is decompressed as it
+ * is read; from a file it is decompressed once more here, for its footer
+ * and index, and seeking decompresses again from the start.
  * Returns 0 with *@out set, or -errno: -ENOENT..., -EINVAL for a file that
  * is not a trace, -EBADMSG for corruption, -EPROTONOSUPPORT for a newer
  * major version.
@@ -249,6 +252,49 @@ int mdk_trace_import_csv(const char *csv, const char *out,
  * 0 or -errno.
  */
 int mdk_trace_export_csv(const char *path, FILE *out, char *err, size_t errlen);
+
+/*
+ * libCacheSim's oracleGeneral traces: packed 24-byte little-endian
+ * records, one a request, { uint32 clock_time (seconds); uint64 obj_id;
+ * uint32 obj_size; int64 next_access_vtime (index of the object's next
+ * request, -1 for none) }.  Either may be zstd-compressed on input (told
+ * by the magic number, whatever the name), as may a .mdkt trace anywhere
+ * one is read.  Documentation/trace-format.rst, "Interchange".
+ */
+#define MDK_ORACLE_RECORD_BYTES 24
+
+/*
+ * mdk_trace_import_oracle() flags: obj_id is a byte offset (block
+ * traces), and a request covers the pages obj_id / page_size to
+ * (obj_id + obj_size - 1) / page_size; without it obj_id is the page id.
+ */
+#define MDK_ORACLE_OFFSETS 0x1u
+
+/*
+ * mdk_trace_import_oracle() - convert the oracleGeneral trace @in ("-":
+ * standard input) into the trace @out, with windows of @opts->window_us
+ * (required) counted from the first request's clock_time: window =
+ * (clock_time - first) / window.  Time may go back within a window, not
+ * past its start (an error naming the offset).  A window's repeated pages
+ * collapse; next_access_vtime is not used.  Memory grows with the largest
+ * window.  On failure @out is removed.  Returns 0 or -errno.
+ */
+int mdk_trace_import_oracle(const char *in, const char *out,
+			    const struct mdk_trace_writer_opts *opts,
+			    unsigned int flags, char *err, size_t errlen);
+
+/*
+ * mdk_trace_export_oracle() - write the trace @trace as the oracleGeneral
+ * trace @out (a regular file): each window's pages in id order, as
+ * requests with clock_time the seconds from window 0 to the window's
+ * start, obj_id the page id, obj_size the page size (4096 when unknown)
+ * and next_access_vtime the index of the page's next request (from 0), or
+ * -1.  One pass; memory: at most 15.5 MiB of buffers and 8 bytes a page.  An
+ * @out ending in .zst is zstd-compressed (written plain to an unnamed file
+ * beside it first).  On failure @out is removed.  Returns 0 or -errno.
+ */
+int mdk_trace_export_oracle(const char *trace, const char *out, char *err,
+			    size_t errlen);
 
 #ifdef __cplusplus
 }

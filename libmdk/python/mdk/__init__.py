@@ -17,7 +17,8 @@ from .report import TraceReport, report
 from .sim import simulate, simulate_windows
 from .synth import Synth, synth
 from .table import MPC_COLUMNS, MRC_COLUMNS
-from .trace import TraceReader, TraceWriter, import_csv, read, write
+from .trace import (TraceReader, TraceWriter, export_oracle, import_csv,
+                    import_oracle, read, write)
 
 
 def version():
@@ -31,7 +32,8 @@ __version__ = version()
 
 __all__ = ["DEFAULT_POLICIES", "Evaluator", "MPC_COLUMNS", "MRC_COLUMNS",
            "MdkError", "Model", "Policy", "Synth", "TraceReader",
-           "TraceReport", "TraceWriter", "best", "feature_names",
+           "TraceReport", "TraceWriter", "best", "export_oracle",
+           "feature_names", "import_oracle",
            "import_csv", "mpc", "mrc", "policies", "read", "report",
            "simulate", "simulate_windows", "synth", "train", "version",
            "write"]

@@ -184,3 +184,23 @@ def import_csv(csv, path, window_seconds=WINDOW_US / 1e6,
     """Convert a CSV of window,page rows into the trace @path."""
     opts, keep = writer_opts(window_seconds, page_size, desc)
     call(lib.mdk_trace_import_csv, cstr(csv), cstr(path), opts)
+
+
+def import_oracle(oracle, path, window_seconds, page_size=PAGE_SIZE,
+                  byte_offsets=False, desc=None):
+    """Window libCacheSim's oracleGeneral trace @oracle (plain or
+    zstd-compressed) into the trace @path, as ``mdkctl trace import
+    --format oracleGeneral``: window = (clock_time - first) //
+    @window_seconds; @byte_offsets: obj_id is a byte offset (block
+    traces), each request covering its pages of @page_size."""
+    opts, keep = writer_opts(window_seconds, page_size, desc)
+    flags = lib.MDK_ORACLE_OFFSETS if byte_offsets else 0
+    call(lib.mdk_trace_import_oracle, cstr(oracle), cstr(path), opts, flags)
+    return path
+
+
+def export_oracle(trace, path):
+    """Write @trace as an oracleGeneral trace (zstd-compressed when @path
+    ends in .zst), as ``mdkctl trace export --format oracleGeneral``."""
+    call(lib.mdk_trace_export_oracle, cstr(trace), cstr(path))
+    return path

@@ -143,3 +143,28 @@ def test_arrays_reach_libmdk_without_copies():
     b = np.arange(10, dtype=np.int64)
     assert mdk.trace.ids_array(b).dtype == np.uint64
     assert mdk.trace.ids_array(a[::2]).flags.c_contiguous
+
+
+def test_oracle_round_trip(mix, tmp_path):
+    """mdk.export_oracle writes mdkctl's bytes (zstd too), and
+    mdk.import_oracle windows them back into the same trace."""
+    ours, theirs = tmp_path / "a.oracleGeneral", tmp_path / "b.oracleGeneral"
+    mdk.export_oracle(mix, ours)
+    mdkctl("trace", "export", mix, theirs, "--format", "oracleGeneral")
+    assert ours.read_bytes() == theirs.read_bytes()
+    rec = np.frombuffer(ours.read_bytes(), dtype=np.dtype(
+        [("t", "<u4"), ("id", "<u8"), ("size", "<u4"), ("next", "<i8")]))
+    assert len(rec) == 12118
+    nxt = rec["next"][0]
+    assert nxt == -1 or rec["id"][nxt] == rec["id"][0]
+    mdk.export_oracle(mix, tmp_path / "c.oracleGeneral.zst")
+    back = mdk.import_oracle(tmp_path / "c.oracleGeneral.zst",
+                             tmp_path / "back.mdkt", window_seconds=30)
+    assert [(w, list(i)) for w, i in mdk.read(back)] == \
+        [(w, list(i)) for w, i in mdk.read(mix)]
+    with pytest.raises(mdk.MdkError) as e:
+        (tmp_path / "bad.oracleGeneral").write_bytes(ours.read_bytes()[:30])
+        mdk.import_oracle(tmp_path / "bad.oracleGeneral",
+                          tmp_path / "x.mdkt", window_seconds=30)
+    assert "offset 24" in str(e.value)
+    assert not (tmp_path / "x.mdkt").exists()
