@@ -17,6 +17,16 @@ struct mdk_lopp_set;
 const float *mdk__lopp_set_row(const struct mdk_lopp_set *s, size_t i,
 			       bool *label);
 
+/*
+ * Gradient-boosted trees of @s's rows (fit_trees.c), positives weighted
+ * @pos_weight; @s has both classes.  0 or -errno.
+ */
+struct mdk_lopp_fit_opts;
+struct mdk_lopp_model;
+int mdk__lopp_fit_trees(const struct mdk_lopp_set *s, double rho,
+			const struct mdk_lopp_fit_opts *o, double pos_weight,
+			struct mdk_lopp_model **out, char *err, size_t errlen);
+
 /* ------------------------------------------------------------------ */
 /* L-OPP live (live.c), for the evaluator */
 
