@@ -45,8 +45,8 @@ START_TEST(test_trees_rank_as_well_as_logistic)
 	struct mdk_lopp_model *l = train_mix(MDK_LOPP_LOGISTIC, 0, &rl);
 	struct mdk_lopp_model *t = train_mix(MDK_LOPP_TREES, 0, &rt);
 
-	printf("# mix, held-out AUC: logistic %.4f, trees %.4f\n",
-	       rl.test.auc, rt.test.auc);
+	printf("# mix, held-out AUC: logistic %.4f, trees %.4f\n", rl.test.auc,
+	       rt.test.auc);
 	ck_assert_uint_eq(rl.test.rows, rt.test.rows);
 	ck_assert_double_gt(rt.test.auc, 0.6);
 	ck_assert_double_ge(rt.test.auc, rl.test.auc);
@@ -68,8 +68,7 @@ static char *print(const struct mdk_lopp_model *m, size_t *len)
 START_TEST(test_trees_round_trip)
 {
 	struct mdk_lopp_train_report rep;
-	struct mdk_lopp_model *m = train_mix(MDK_LOPP_TREES, 30, &rep), *b,
-			      *d;
+	struct mdk_lopp_model *m = train_mix(MDK_LOPP_TREES, 30, &rep), *b, *d;
 	char path[] = "/tmp/mdk-lopp-trees-XXXXXX", err[512];
 	size_t alen, blen, i;
 	char *a, *bb;
@@ -127,9 +126,9 @@ static void refused(const char *buf, size_t len, const char *want)
 	struct mdk_lopp_model *m = (void *)1;
 	char err[1024];
 
-	ck_assert_int_eq(
-		mdk_lopp_model_parse(buf, len, "f.mdkm", &m, err, sizeof(err)),
-		-EINVAL);
+	ck_assert_int_eq(mdk_lopp_model_parse(buf, len, "f.mdkm", &m, err,
+					      sizeof(err)),
+			 -EINVAL);
 	ck_assert_ptr_null(m);
 	ck_assert_msg(strstr(err, want), "'%s' lacks '%s'", err, want);
 	ck_assert_msg(!strncmp(err, "f.mdkm", 6), "'%s' names no file", err);
@@ -172,7 +171,8 @@ START_TEST(test_trees_file_malformed)
 	memcpy(c, a, len);
 	memset(c + poff, 'z', 16);
 	put_le(c + poff - 4,
-	       crc32(0, (const unsigned char *)c + poff, (unsigned)(len - poff)),
+	       crc32(0, (const unsigned char *)c + poff,
+		     (unsigned)(len - poff)),
 	       4);
 	refused(c, len, "XGBoost refused the model");
 	free(a);
