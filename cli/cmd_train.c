@@ -26,7 +26,7 @@ static int train_usage(void)
 		"                    [--model trees|logistic] [--trees N] [--depth D] [--eta E]\n"
 		"                    [--pos-weight W|auto]\n"
 		"R, F, T: fractions such as 0.01 or 1%%; defaults: --holdout 20%%,\n"
-		"--samples 512K rows, --cost 1, --theta 0.5, every window, --model trees,\n"
+		"--samples 512K rows, --cost 1, --theta 0.5, every window, --model logistic,\n"
 		"--trees 100, --depth 6, --eta 0.3, --pos-weight 1.\n");
 	return 2;
 }
@@ -240,9 +240,7 @@ static int parse_train(int argc, char **argv, struct train_opts *o)
 	};
 	int opt, ret;
 
-	*o = (struct train_opts){ .lo = { .holdout = 0.2,
-					  .theta = 0.5,
-					  .fit.kind = MDK_LOPP_TREES } };
+	*o = (struct train_opts){ .lo = { .holdout = 0.2, .theta = 0.5 } };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:jh", opts, NULL)) != -1) {
 		ret = train_opt(opt, optarg, o);
@@ -297,9 +295,9 @@ static int train_report(const struct train_opts *o,
 	       "reclaim", "tp", "fp", "fn", "precision", "recall", "auc");
 	quality_text("train", &rep->train);
 	quality_text("held-out", &rep->test);
-	printf("model: %s (%s, OPP rho %g, decisions at theta %g)\n", o->out,
-	       o->lo.fit.kind == MDK_LOPP_TREES ? "trees" : "logistic",
-	       o->lo.rho, o->lo.theta);
+	printf("model: %s (%sOPP rho %g, decisions at theta %g)\n", o->out,
+	       o->lo.fit.kind == MDK_LOPP_TREES ? "trees, " : "", o->lo.rho,
+	       o->lo.theta);
 	return 0;
 }
 

@@ -221,10 +221,9 @@ static int cmd_train(int argc, char **argv)
 	if (argc < 4)
 		return die("usage: train TRACE RHO [MODEL [trees|logistic]]");
 	o.rho = strtod(argv[3], NULL);
-	/* mdkctl train's default kind, trees, unless told */
-	o.fit.kind = argc > 5 && !strcmp(argv[5], "logistic") ?
-			     MDK_LOPP_LOGISTIC :
-			     MDK_LOPP_TREES;
+	/* mdkctl train's default kind, logistic, unless told */
+	o.fit.kind = argc > 5 && !strcmp(argv[5], "trees") ? MDK_LOPP_TREES :
+							     MDK_LOPP_LOGISTIC;
 	if (mdk_lopp_train(argv[2], &o, &m, &rep, err, sizeof(err)))
 		return die(err);
 	if (argc > 4 && mdk_lopp_model_write(m, argv[4], err, sizeof(err)))
