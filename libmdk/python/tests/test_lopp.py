@@ -58,7 +58,8 @@ def test_train_bad_options(mix):
 
 def test_trees_equal_mdkctl(tmp_path, mix):
     out = tmp_path / "cli.mdkm"
-    rep_cli = json.loads(mdkctl("train", mix, "--rho", "0.01", "--trees",
+    rep_cli = json.loads(mdkctl("train", mix, "--rho", "0.01", "--model",
+                                "trees", "--trees",
                                 "20", "-o", out, "-j"))
     model, rep = mdk.train(mix, 0.01, model="trees", trees=20)
     assert model.kind == "trees" and rep_cli["kind"] == "trees"
