@@ -43,6 +43,8 @@ struct mdk_lopp_quality;
 int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
 		       size_t rows, struct mdk__lopp_live **out);
 void mdk__lopp_live_free(struct mdk__lopp_live *l);
+/* Fit models of @kind (enum mdk_lopp_kind) from now on; logistic at first. */
+void mdk__lopp_live_set_kind(struct mdk__lopp_live *l, unsigned int kind);
 /*
  * Window @w: @n accesses, page ids @ids, dense indices @idx, the window
  * of each page's previous access @start (MDK_NONE: first), as the

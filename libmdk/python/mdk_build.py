@@ -273,6 +273,7 @@ struct mdk_eval_opts {
     double lopp_rho;
     uint32_t lopp_retrain;
     size_t lopp_rows;
+    uint32_t lopp_model;
 };
 struct mdk_eval_lopp {
     uint64_t trainings;
