@@ -116,16 +116,42 @@ static int parse_line(const char *s, uint32_t *id, struct node *n)
 	return 0;
 }
 
-/* Tree @i's dump @s appended to @t's nodes.  0, -EINVAL or -ENOMEM. */
+/* 1 + the largest node id of the dump @s, 0 if none or beyond 2^16. */
+static size_t id_span(const char *s)
+{
+	size_t span = 0;
+
+	while (*s) {
+		unsigned long id;
+		char *end;
+
+		while (*s == '\t')
+			s++;
+		id = strtoul(s, &end, 10);
+		if (end == s || id >= 65536)
+			return 0;
+		if (id + 1 > span)
+			span = id + 1;
+		s = strchr(s, '\n');
+		if (!s)
+			break;
+		s++;
+	}
+	return span;
+}
+
+/*
+ * Tree @i's dump @s appended to @t's nodes, indexed by node id (a pruned
+ * tree may leave ids unused: no split may lead to one).  0, -EINVAL or
+ * -ENOMEM.
+ */
 static int add_tree(struct mdk__lopp_trees *t, size_t i, const char *s)
 {
-	size_t base = t->nnodes, cnt = 0, k;
+	size_t base = t->nnodes, cnt = id_span(s), k;
 	char line[256];
 	struct node *nn;
 
-	for (k = 0; s[k]; k++)
-		cnt += s[k] == '\n';
-	if (!cnt || cnt > 65536)
+	if (!cnt)
 		return -EINVAL;
 	nn = realloc(t->n, (base + cnt) * sizeof(*nn));
 	if (!nn)
@@ -154,8 +180,14 @@ static int add_tree(struct mdk__lopp_trees *t, size_t i, const char *s)
 		nn[base + id] = n;
 		s += len + (eol ? 1 : 0);
 	}
+	/* The root is a node, and every split leads to nodes. */
+	if (nn[base].feat == -2)
+		return -EINVAL;
 	for (k = 0; k < cnt; k++)
-		if (nn[base + k].feat == -2)
+		if (nn[base + k].feat >= 0 &&
+		    (nn[nn[base + k].yes].feat == -2 ||
+		     nn[nn[base + k].no].feat == -2 ||
+		     nn[nn[base + k].missing].feat == -2))
 			return -EINVAL;
 	t->root[i] = (uint32_t)base;
 	t->size[i] = (uint32_t)cnt;
