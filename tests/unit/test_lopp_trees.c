@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <xgboost/c_api.h>
 #include <zlib.h>
 
 #include <mdk/lopp.h>
@@ -211,6 +212,56 @@ START_TEST(test_trees_no_positives)
 }
 END_TEST
 
+/* libmdk's walk of the trees scores as XGBoost's own predictor does. */
+START_TEST(test_trees_match_xgboost)
+{
+	static const char cfg[] =
+		"{\"type\": 0, \"training\": false, \"iteration_begin\": 0, "
+		"\"iteration_end\": 0, \"strict_shape\": false, "
+		"\"missing\": NaN, \"cache_id\": 0}";
+	struct mdk_lopp_train_report rep;
+	struct mdk_lopp_model *m = train_mix(MDK_LOPP_TREES, 0, &rep);
+	enum { N = 4000 };
+	float *x = malloc(N * NF * sizeof(*x));
+	const bst_ulong *shape;
+	const float *res;
+	bst_ulong dim;
+	BoosterHandle h;
+	size_t len, fl, tl, poff, i;
+	char *a = print(m, &len), arr[256];
+	double worst = 0;
+
+	fl = (unsigned char)a[45] | (size_t)(unsigned char)a[46] << 8;
+	tl = (unsigned char)a[47 + fl] | (size_t)(unsigned char)a[48 + fl] << 8;
+	poff = 49 + fl + tl + 12;
+	for (i = 0; i < N * NF; i++)
+		x[i] = (float)((i * 7919) % 131) / 11.0f;
+	x[5] = NAN; /* a missing feature takes XGBoost's default branch */
+	ck_assert_int_eq(XGBoosterCreate(NULL, 0, &h), 0);
+	ck_assert_int_eq(XGBoosterLoadModelFromBuffer(h, a + poff, len - poff),
+			 0);
+	snprintf(arr, sizeof(arr),
+		 "{\"data\": [%zu, true], \"shape\": [%d, %d], "
+		 "\"typestr\": \"<f4\", \"version\": 3}",
+		 (size_t)x, N, NF);
+	ck_assert_msg(!XGBoosterPredictFromDense(h, arr, cfg, NULL, &shape,
+						 &dim, &res),
+		      "%s", XGBGetLastError());
+	for (i = 0; i < N; i++) {
+		double d = fabs(res[i] - mdk_lopp_score(m, x + i * NF));
+
+		worst = d > worst ? d : worst;
+	}
+	printf("# walk vs XGBoost: worst difference %g over %d rows\n", worst,
+	       N);
+	ck_assert_double_lt(worst, 1e-6);
+	XGBoosterFree(h);
+	free(a);
+	free(x);
+	mdk_lopp_model_free(m);
+}
+END_TEST
+
 static Suite *lopp_trees_suite(void)
 {
 	Suite *s = suite_create("lopp_trees");
@@ -221,6 +272,7 @@ static Suite *lopp_trees_suite(void)
 	tcase_add_test(tc, test_trees_round_trip);
 	tcase_add_test(tc, test_trees_file_malformed);
 	tcase_add_test(tc, test_trees_no_positives);
+	tcase_add_test(tc, test_trees_match_xgboost);
 	suite_add_tcase(s, tc);
 	return s;
 }
