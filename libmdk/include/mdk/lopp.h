@@ -19,9 +19,11 @@
  *   6..11  the same for p's 2 MiB region (ids >> 9), over the windows in
  *          which any page of the region was accessed
  *
- * The model is a logistic regression over the standardised features,
- * trained with liblinear on OPP(rho) labels; the file format is text,
- * documented in Documentation/mdk.rst ("L-OPP model files").
+ * The model, trained on OPP(rho) labels, is a logistic regression over
+ * the standardised features (liblinear; a version 1 text file) or
+ * gradient-boosted trees (XGBoost; a version 2 file, XGBoost's UBJSON
+ * model inside a binary mdk header), both documented in
+ * Documentation/mdk.rst ("L-OPP", "Model files").
  */
 #include <stdbool.h>
 #include <stddef.h>
