@@ -23,8 +23,11 @@ static int train_usage(void)
 	fprintf(stderr,
 		"usage: mdkctl train TRACE --rho R -o MODEL [--holdout F] [--samples N]\n"
 		"                    [--cost C] [--theta T] [--train-until W | --train-frac F] [-j]\n"
+		"                    [--model trees|logistic] [--trees N] [--depth D] [--eta E]\n"
+		"                    [--pos-weight W|auto]\n"
 		"R, F, T: fractions such as 0.01 or 1%%; defaults: --holdout 20%%,\n"
-		"--samples 512K rows, --cost 1, --theta 0.5, every window.\n");
+		"--samples 512K rows, --cost 1, --theta 0.5, every window, --model logistic,\n"
+		"--trees 100, --depth 6, --eta 0.3, --pos-weight 1.\n");
 	return 2;
 }
 
@@ -82,6 +85,60 @@ static int train_range(int opt, const char *arg, struct train_opts *o)
 			"mdkctl: --train-frac '%s': expected a fraction of the windows above 0 and at most 1 (e.g. 50%%)\n",
 			arg);
 		o->frac = 0;
+		return 2;
+	}
+	return 0;
+}
+
+/* --model, --trees, --depth, --eta, --pos-weight; 0 or 2. */
+static int model_opt(int opt, const char *arg, struct mdk_lopp_fit_opts *f)
+{
+	unsigned long long v;
+	char *e;
+
+	switch (opt) {
+	case 'M':
+		if (!strcmp(arg, "trees") || !strcmp(arg, "logistic")) {
+			f->kind = arg[0] == 't' ? MDK_LOPP_TREES :
+						  MDK_LOPP_LOGISTIC;
+			return 0;
+		}
+		fprintf(stderr,
+			"mdkctl: --model '%s': expected trees or logistic\n",
+			arg);
+		return 2;
+	case 'N':
+	case 'D':
+		if (mdkctl_parse_count(arg, &v) || !v ||
+		    v > (opt == 'N' ? 10000u : 20u)) {
+			fprintf(stderr,
+				"mdkctl: --%s '%s': expected a count from 1 to %u\n",
+				opt == 'N' ? "trees" : "depth", arg,
+				opt == 'N' ? 10000u : 20u);
+			return 2;
+		}
+		*(opt == 'N' ? &f->trees : &f->depth) = (unsigned int)v;
+		return 0;
+	case 'E':
+		f->eta = strtod(arg, &e);
+		if (*e || e == arg || !(f->eta > 0 && f->eta <= 1)) {
+			fprintf(stderr,
+				"mdkctl: --eta '%s': expected a learning rate above 0 and at most 1\n",
+				arg);
+			return 2;
+		}
+		return 0;
+	}
+	if (!strcmp(arg, "auto")) {
+		f->pos_weight = -1;
+		return 0;
+	}
+	f->pos_weight = strtod(arg, &e);
+	if (*e || e == arg || !(f->pos_weight > 0) ||
+	    !isfinite(f->pos_weight)) {
+		fprintf(stderr,
+			"mdkctl: --pos-weight '%s': expected a positive number or auto (negatives / positives)\n",
+			arg);
 		return 2;
 	}
 	return 0;
@@ -147,6 +204,12 @@ static int train_opt(int opt, const char *arg, struct train_opts *o)
 	case 'j':
 		o->json = true;
 		return 0;
+	case 'M':
+	case 'N':
+	case 'D':
+	case 'E':
+	case 'W':
+		return model_opt(opt, arg, &o->lo.fit);
 	case 'U':
 	case 'f':
 		return train_range(opt, arg, o);
@@ -167,6 +230,11 @@ static int parse_train(int argc, char **argv, struct train_opts *o)
 		{ "train-until", required_argument, NULL, 'U' },
 		{ "train-frac", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "model", required_argument, NULL, 'M' },
+		{ "trees", required_argument, NULL, 'N' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "eta", required_argument, NULL, 'E' },
+		{ "pos-weight", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -205,6 +273,10 @@ static int train_report(const struct train_opts *o,
 		mdkd_json_add_double(j, "rho", o->lo.rho);
 		mdkd_json_add_double(j, "theta", o->lo.theta);
 		mdkd_json_add_double(j, "holdout", o->lo.holdout);
+		mdkd_json_add_str(j, "kind",
+				  o->lo.fit.kind == MDK_LOPP_TREES ?
+					  "trees" :
+					  "logistic");
 		mdkd_json_add_u64(j, "windows", rep->windows);
 		mdkd_json_add_u64(j, "train_until", rep->windows);
 		mdkd_json_add_u64(j, "split", rep->split);
@@ -223,8 +295,9 @@ static int train_report(const struct train_opts *o,
 	       "reclaim", "tp", "fp", "fn", "precision", "recall", "auc");
 	quality_text("train", &rep->train);
 	quality_text("held-out", &rep->test);
-	printf("model: %s (OPP rho %g, decisions at theta %g)\n", o->out,
-	       o->lo.rho, o->lo.theta);
+	printf("model: %s (%sOPP rho %g, decisions at theta %g)\n", o->out,
+	       o->lo.fit.kind == MDK_LOPP_TREES ? "trees, " : "", o->lo.rho,
+	       o->lo.theta);
 	return 0;
 }
 

@@ -10,7 +10,7 @@ LIBMDK_A := $(B)/lib/libmdk.a
 LIBMDK_SO := $(B)/lib/libmdk.so.$(MDK_VERSION)
 LIBMDK_SAN_A := $(B)/san/lib/libmdk.a
 LIBMDK_PC := $(B)/lib/pkgconfig/mdk.pc
-LIBMDK_LIBS := -llinear -lz -lzstd -lm -lpthread
+LIBMDK_LIBS := -llinear -lxgboost -lz -lzstd -lm -lpthread
 
 # The sources' layers (what may call what) are drawn at the top of
 # libmdk/internal.h.

@@ -109,12 +109,18 @@ int mdk__eval_lopp_build(struct mdk_eval *e, struct egen *g, char *err,
 		if (rho > 1)
 			return mdk_err(err, errlen, -EINVAL,
 				       "L-OPP: rho %g above 1", rho);
+		if (e->opts.lopp_model > MDK_LOPP_TREES)
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"L-OPP: model kind %u: expected 0 (logistic) or 1 (trees)",
+				e->opts.lopp_model);
 		if (mdk__lopp_live_new(
 			    e->H, (uint32_t)(rho * 1e6 + 0.5),
 			    e->opts.lopp_retrain ? e->opts.lopp_retrain : 4,
 			    e->opts.lopp_rows ? e->opts.lopp_rows : 65536,
 			    &e->lopp))
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
+		mdk__lopp_live_set_kind(e->lopp, e->opts.lopp_model);
 	}
 	model = mdk__lopp_live_model(e->lopp);
 	mdk_mpc_free(g->mpc);

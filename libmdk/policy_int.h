@@ -19,6 +19,14 @@ struct mdk_lopp_model;
 struct mdk_lopp_model *mdk__lopp_model_new(double rho, const double *mean,
 					   const double *scale, const double *w,
 					   double bias);
+/*
+ * A trees model from XGBoost's UBJSON @payload (copied), trained on @rows
+ * rows of which @positives (> 0) were labelled reclaim.  0 or -errno.
+ */
+int mdk__lopp_model_new_trees(double rho, uint64_t rows, uint64_t positives,
+			      const char *trace, const void *payload,
+			      size_t len, struct mdk_lopp_model **out,
+			      char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ */
 /* Policies (policy*.c, policy/<name>.c) */

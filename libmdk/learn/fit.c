@@ -134,8 +134,10 @@ static int fit_problem(const struct mdk_lopp_set *s, size_t n,
 	return 0;
 }
 
-int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
-		 struct mdk_lopp_model **out, char *err, size_t errlen)
+/* The logistic fit, positives weighted @pos_weight. */
+static int fit_logistic(const struct mdk_lopp_set *s, double rho, double C,
+			double pos_weight, struct mdk_lopp_model **out,
+			char *err, size_t errlen)
 {
 	size_t n = mdk_lopp_set_size(s);
 	double mean[NF], scale[NF], w[NF], bias;
@@ -160,6 +162,13 @@ int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
 	param.solver_type = L2R_LR;
 	param.eps = 0.01; /* liblinear's default for L2R_LR */
 	param.C = C;
+	if (pos_weight != 1) {
+		static int label_pos = 1;
+
+		param.nr_weight = 1;
+		param.weight_label = &label_pos;
+		param.weight = &pos_weight;
+	}
 	why = check_parameter(&prob, &param);
 	if (why) {
 		ret = mdk_err(err, errlen, -EINVAL, "lopp: fit: liblinear: %s",
@@ -197,4 +206,43 @@ out:
 	free(prob.x);
 	free(prob.y);
 	return ret;
+}
+
+int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
+		 struct mdk_lopp_model **out, char *err, size_t errlen)
+{
+	return fit_logistic(s, rho, C, 1, out, err, errlen);
+}
+
+int mdk_lopp_fit_with(const struct mdk_lopp_set *s, double rho,
+		      const struct mdk_lopp_fit_opts *o,
+		      struct mdk_lopp_model **out, char *err, size_t errlen)
+{
+	size_t n = mdk_lopp_set_size(s), pos = mdk_lopp_set_positives(s);
+	double pw = o->pos_weight, C = o->C;
+	int ret;
+
+	*out = NULL;
+	ret = fit_check(s, rho, &C, err, errlen);
+	if (ret)
+		return ret;
+	if (isnan(pw) || isinf(pw))
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"lopp: fit: positive weight %g: expected a finite number",
+			pw);
+	if (pw == 0)
+		pw = 1;
+	else if (pw < 0)
+		pw = (double)(n - pos) / (double)pos;
+	switch (o->kind) {
+	case MDK_LOPP_LOGISTIC:
+		return fit_logistic(s, rho, C, pw, out, err, errlen);
+	case MDK_LOPP_TREES:
+		return mdk__lopp_fit_trees(s, rho, o, pw, out, err, errlen);
+	}
+	return mdk_err(
+		err, errlen, -EINVAL,
+		"lopp: fit: model kind %d: expected logistic (0) or trees (1)",
+		(int)o->kind);
 }

@@ -17,6 +17,16 @@ struct mdk_lopp_set;
 const float *mdk__lopp_set_row(const struct mdk_lopp_set *s, size_t i,
 			       bool *label);
 
+/*
+ * Gradient-boosted trees of @s's rows (fit_trees.c), positives weighted
+ * @pos_weight; @s has both classes.  0 or -errno.
+ */
+struct mdk_lopp_fit_opts;
+struct mdk_lopp_model;
+int mdk__lopp_fit_trees(const struct mdk_lopp_set *s, double rho,
+			const struct mdk_lopp_fit_opts *o, double pos_weight,
+			struct mdk_lopp_model **out, char *err, size_t errlen);
+
 /* ------------------------------------------------------------------ */
 /* L-OPP live (live.c), for the evaluator */
 
@@ -33,6 +43,8 @@ struct mdk_lopp_quality;
 int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
 		       size_t rows, struct mdk__lopp_live **out);
 void mdk__lopp_live_free(struct mdk__lopp_live *l);
+/* Fit models of @kind (enum mdk_lopp_kind) from now on; logistic at first. */
+void mdk__lopp_live_set_kind(struct mdk__lopp_live *l, unsigned int kind);
 /*
  * Window @w: @n accesses, page ids @ids, dense indices @idx, the window
  * of each page's previous access @start (MDK_NONE: first), as the

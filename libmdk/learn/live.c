@@ -58,6 +58,7 @@ struct lpage {
 
 struct mdk__lopp_live {
 	uint32_t H, rho_ppm, retrain;
+	unsigned int kind; /* enum mdk_lopp_kind */
 	size_t rows; /* the training set's capacity */
 	struct lwin *ring; /* window w in slot w % H */
 	struct mdk_lopp_feat *feat;
@@ -96,6 +97,11 @@ int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
 	}
 	*out = l;
 	return 0;
+}
+
+void mdk__lopp_live_set_kind(struct mdk__lopp_live *l, unsigned int kind)
+{
+	l->kind = kind;
 }
 
 void mdk__lopp_live_free(struct mdk__lopp_live *l)
@@ -208,6 +214,7 @@ static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,
 		      size_t errlen)
 {
 	uint32_t lo = w >= l->H ? w - l->H + 1 : 0, G, v;
+	struct mdk_lopp_fit_opts fo = { 0 };
 	struct mdk_lopp_model *m;
 	int ret;
 
@@ -230,7 +237,8 @@ static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,
 	if (!mdk_lopp_set_positives(l->set) ||
 	    mdk_lopp_set_positives(l->set) == mdk_lopp_set_size(l->set))
 		return 0; /* one class only: nothing to learn yet */
-	ret = mdk_lopp_fit(l->set, l->rho_ppm / 1e6, 0, &m, err, errlen);
+	fo.kind = (enum mdk_lopp_kind)l->kind;
+	ret = mdk_lopp_fit_with(l->set, l->rho_ppm / 1e6, &fo, &m, err, errlen);
 	if (ret)
 		return ret;
 	mdk_lopp_model_free(l->model);

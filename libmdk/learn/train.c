@@ -255,6 +255,7 @@ int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 	struct train t = { .o = o };
 	struct mdk_trace_chunk c;
 	struct mdk_lopp_model *m = NULL;
+	struct mdk_lopp_fit_opts fo;
 	int ret;
 
 	*out = NULL;
@@ -322,7 +323,10 @@ int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 		goto out;
 	tails(&t);
 	rep->intervals = t.intervals;
-	ret = mdk_lopp_fit(t.train, t.rho_ppm / 1e6, o->C, &m, err, errlen);
+	fo = o->fit;
+	fo.C = o->C;
+	fo.trace = trace;
+	ret = mdk_lopp_fit_with(t.train, t.rho_ppm / 1e6, &fo, &m, err, errlen);
 	if (ret)
 		goto out;
 	if ((ret = mdk_lopp_assess(m, t.train, theta, &rep->train)) ||

@@ -29,29 +29,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <mdk/lopp.h>
+#include "lopp_int.h"
 
-#include "../policy_int.h"
-
-#define MODEL_MAGIC "mdk-lopp-model"
+#define MODEL_MAGIC MDK__LOPP_MAGIC
 #define MODEL_VERSION 1
 #define MODEL_MAX_BYTES 65536 /* a real file is about 1 KiB */
 #define MODEL_MAX_LINE 1024
 #define MODEL_MAX_TOKENS (2 + MDK_LOPP_FEATURES)
-
-struct mdk_lopp_model {
-	double rho;
-	double mean[MDK_LOPP_FEATURES];
-	double scale[MDK_LOPP_FEATURES]; /* > 0 */
-	double w[MDK_LOPP_FEATURES];
-	double bias;
-};
 
 /* ---- score and key ---- */
 
 double mdk_lopp_model_rho(const struct mdk_lopp_model *m)
 {
 	return m->rho;
+}
+
+enum mdk_lopp_kind mdk_lopp_model_kind(const struct mdk_lopp_model *m)
+{
+	return m->kind;
 }
 
 /*
@@ -66,6 +61,8 @@ double mdk_lopp_score(const struct mdk_lopp_model *m, const float *x)
 	double z = m->bias;
 	unsigned int i;
 
+	if (m->kind == MDK_LOPP_TREES)
+		return mdk__lopp_trees_score(m->trees, x);
 	for (i = 0; i < MDK_LOPP_FEATURES; i++) {
 		double v = ((double)x[i] - m->mean[i]) / m->scale[i];
 
@@ -99,8 +96,16 @@ uint32_t mdk_lopp_key(double score)
 
 struct mdk_lopp_model *mdk_lopp_model_dup(const struct mdk_lopp_model *m)
 {
-	struct mdk_lopp_model *d = malloc(sizeof(*d));
+	struct mdk_lopp_model *d;
 
+	if (m->kind == MDK_LOPP_TREES) {
+		if (mdk__lopp_model_new_trees(m->rho, m->rows, m->positives,
+					      m->trace, m->payload,
+					      m->payload_len, &d, NULL, 0))
+			return NULL;
+		return d;
+	}
+	d = malloc(sizeof(*d));
 	if (d)
 		*d = *m;
 	return d;
@@ -108,7 +113,46 @@ struct mdk_lopp_model *mdk_lopp_model_dup(const struct mdk_lopp_model *m)
 
 void mdk_lopp_model_free(struct mdk_lopp_model *m)
 {
+	if (!m)
+		return;
+	if (m->kind == MDK_LOPP_TREES) {
+		mdk__lopp_trees_free(m->trees);
+		free(m->payload);
+		free(m->trace);
+	}
 	free(m);
+}
+
+int mdk__lopp_model_new_trees(double rho, uint64_t rows, uint64_t positives,
+			      const char *trace, const void *payload,
+			      size_t len, struct mdk_lopp_model **out,
+			      char *err, size_t errlen)
+{
+	struct mdk_lopp_model *m = calloc(1, sizeof(*m));
+	int ret;
+
+	*out = NULL;
+	if (!m)
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
+	m->kind = MDK_LOPP_TREES;
+	m->rho = rho;
+	m->rows = rows;
+	m->positives = positives;
+	m->trace = strdup(trace ? trace : "");
+	m->payload = malloc(len ? len : 1);
+	m->payload_len = len;
+	if (!m->trace || !m->payload) {
+		mdk_lopp_model_free(m);
+		return mdk_err(err, errlen, -ENOMEM, "out of memory");
+	}
+	memcpy(m->payload, payload, len);
+	ret = mdk__lopp_trees_load(payload, len, &m->trees, err, errlen);
+	if (ret) {
+		mdk_lopp_model_free(m);
+		return ret;
+	}
+	*out = m;
+	return 0;
 }
 
 /* For the fit (learn/fit.c): a model from its parts, or NULL. */
@@ -144,6 +188,8 @@ int mdk_lopp_model_print(const struct mdk_lopp_model *m, FILE *f)
 {
 	unsigned int i;
 
+	if (m->kind == MDK_LOPP_TREES)
+		return mdk__lopp_file2_print(m, f);
 	/* %.17g: every double reads back exactly. */
 	fprintf(f, "%s %d\n", MODEL_MAGIC, MODEL_VERSION);
 	fprintf(f, "rho %.17g\n", m->rho);
@@ -456,6 +502,10 @@ int mdk_lopp_model_parse(const char *buf, size_t len, const char *name,
 	int ret = 0;
 
 	*out = NULL;
+	if (len > sizeof(MODEL_MAGIC " 2\n") - 1 &&
+	    !memcmp(buf, MODEL_MAGIC " 2\n", sizeof(MODEL_MAGIC " 2\n") - 1))
+		return mdk__lopp_file2_parse((const unsigned char *)buf, len,
+					     p.name, out, err, errlen);
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
@@ -494,7 +544,7 @@ int mdk_lopp_model_parse(const char *buf, size_t len, const char *name,
 				ret = perr_tok(
 					&p, off,
 					"'" MODEL_MAGIC
-					" 1' (an L-OPP model file, version 1)",
+					" 1' (an L-OPP model file, version 1; version 2 is binary)",
 					eol - off);
 				goto out;
 			}
@@ -513,10 +563,11 @@ int mdk_lopp_model_parse(const char *buf, size_t len, const char *name,
 			p.line++;
 	}
 	if (!len) {
-		ret = perr(&p, 0,
-			   "'" MODEL_MAGIC
-			   " 1' (an L-OPP model file, version 1)",
-			   "end of file");
+		ret = perr(
+			&p, 0,
+			"'" MODEL_MAGIC
+			" 1' (an L-OPP model file, version 1; version 2 is binary)",
+			"end of file");
 		goto out;
 	}
 	for (k = 0; k < K_N; k++)
@@ -537,8 +588,9 @@ out:
 int mdk_lopp_model_read(const char *path, struct mdk_lopp_model **out,
 			char *err, size_t errlen)
 {
-	size_t cap = MODEL_MAX_BYTES + 1, len = 0;
-	char *buf;
+	/* A version 2 file holds XGBoost's trees: up to 64 MiB and a header. */
+	size_t max = (64u << 20) + 131072, cap = 0, len = 0;
+	char *buf = NULL;
 	FILE *f;
 	int ret;
 
@@ -547,19 +599,26 @@ int mdk_lopp_model_read(const char *path, struct mdk_lopp_model **out,
 	if (!f)
 		return mdk_err(err, errlen, -errno, "%s: %s", path,
 			       strerror(errno));
-	buf = malloc(cap);
-	if (!buf) {
-		fclose(f);
-		return mdk_err(err, errlen, -ENOMEM, "out of memory");
-	}
 	/* One byte past the limit is enough for the parser to refuse. */
-	errno = 0;
-	len = fread(buf, 1, cap, f);
-	if (ferror(f)) {
-		ret = mdk_err(err, errlen, errno ? -errno : -EIO, "%s: %s",
-			      path, strerror(errno ? errno : EIO));
-		goto out;
-	}
+	do {
+		char *nb;
+
+		cap = cap ? cap * 2 : 65536;
+		nb = realloc(buf, cap + 1);
+		if (!nb) {
+			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
+			goto out;
+		}
+		buf = nb;
+		errno = 0;
+		len += fread(buf + len, 1, cap + 1 - len, f);
+		if (ferror(f)) {
+			ret = mdk_err(err, errlen, errno ? -errno : -EIO,
+				      "%s: %s", path,
+				      strerror(errno ? errno : EIO));
+			goto out;
+		}
+	} while (!feof(f) && len <= max);
 	ret = mdk_lopp_model_parse(buf, len, path, out, err, errlen);
 out:
 	fclose(f);

@@ -241,12 +241,24 @@ struct mdk_lopp_quality {
     double precision, recall;
     double auc;
 };
+enum mdk_lopp_kind { MDK_LOPP_LOGISTIC = 0, MDK_LOPP_TREES = 1 };
+enum mdk_lopp_kind mdk_lopp_model_kind(const struct mdk_lopp_model *m);
+struct mdk_lopp_fit_opts {
+    enum mdk_lopp_kind kind;
+    double C;
+    unsigned int trees;
+    unsigned int depth;
+    double eta;
+    double pos_weight;
+    const char *trace;
+};
 struct mdk_lopp_train_opts {
     double rho;
     double holdout;
     size_t max_samples;
     double C;
     double theta;
+    struct mdk_lopp_fit_opts fit;
 };
 struct mdk_lopp_train_report {
     uint32_t windows, split;
@@ -269,6 +281,7 @@ struct mdk_eval_opts {
     double lopp_rho;
     uint32_t lopp_retrain;
     size_t lopp_rows;
+    uint32_t lopp_model;
 };
 struct mdk_eval_lopp {
     uint64_t trainings;

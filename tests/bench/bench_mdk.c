@@ -267,8 +267,11 @@ static int cmd_train(int argc, char **argv)
 	double t0 = now();
 
 	if (argc < 4)
-		return die("usage: train TRACE RHO [MODEL]");
+		return die("usage: train TRACE RHO [MODEL [trees|logistic]]");
 	o.rho = strtod(argv[3], NULL);
+	/* mdkctl train's default kind, logistic, unless told */
+	o.fit.kind = argc > 5 && !strcmp(argv[5], "trees") ? MDK_LOPP_TREES :
+							     MDK_LOPP_LOGISTIC;
 	if (mdk_lopp_train(argv[2], &o, &m, &rep, err, sizeof(err)))
 		return die(err);
 	if (argc > 4 && mdk_lopp_model_write(m, argv[4], err, sizeof(err)))

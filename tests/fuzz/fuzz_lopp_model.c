@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: L-OPP's model reader (libmdk/lopp/model.c) over arbitrary
- * bytes.  Bad input must fail with -EINVAL and "NAME:LINE: (offset N)
- * expected ..., got ..."; good input must print back to text that parses
- * to a model scoring every row the same, in [0, 1].
+ * Fuzz target: L-OPP's model reader (libmdk/lopp/model.c, and file2.c
+ * for version 2, trees) over arbitrary bytes.  Bad input must fail with
+ * -EINVAL and "NAME:LINE: (offset N) expected ..., got ..." (version 2:
+ * "NAME: (offset N) ..."); good input must print back to a file that
+ * parses to a model scoring every row the same, in [0, 1] -- for version
+ * 2, the very bytes read.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,11 +31,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512], *text = NULL;
 	size_t len = 0, i;
 	FILE *f;
+	static const char v2_line[] = "mdk-lopp-model 2\n";
+	bool v2 = size >= sizeof(v2_line) &&
+		  !memcmp(data, v2_line, sizeof(v2_line) - 1);
 	int ret;
 
 	err[0] = 0;
 	ret = mdk_lopp_model_parse((const char *)data, size, "fuzz", &m, err,
 				   sizeof(err));
+	if (ret && v2) {
+		if (ret != -EINVAL || m || strncmp(err, "fuzz: (offset ", 14))
+			__builtin_trap();
+		return 0;
+	}
 	if (ret) {
 		if (ret != -EINVAL || m || strncmp(err, "fuzz:", 5) ||
 		    !strstr(err, ": (offset ") || !strstr(err, " expected ") ||
@@ -44,6 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f || mdk_lopp_model_print(m, f))
 		__builtin_trap();
 	fclose(f);
+	if (v2 && (len != size || memcmp(text, data, size)))
+		__builtin_trap(); /* a version 2 file is canonical */
 	if (mdk_lopp_model_parse(text, len, "again", &m2, err, sizeof(err)))
 		__builtin_trap(); /* printed what it cannot read */
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {

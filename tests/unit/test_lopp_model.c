@@ -136,8 +136,11 @@ struct bad {
 START_TEST(test_model_parse_bad)
 {
 	static const struct bad bad[] = {
-		{ "mdk-lopp-model 1", "mdk-lopp-model 2",
+		{ "mdk-lopp-model 1", "mdk-lopp-model 3",
 		  "t:1: (offset 0) expected 'mdk-lopp-model 1'" },
+		/* Version 2 is binary (file2.c): text after its line is not. */
+		{ "mdk-lopp-model 1", "mdk-lopp-model 2",
+		  "t: (offset 17) expected model kind 1 (trees), got " },
 		{ "mdk-lopp-model 1", "mdk-lopp-model 1 x",
 		  "t:1: (offset 17) expected end of line, got 'x'" },
 		{ "mdk-lopp-model 1\n", "", "t:1: (offset 0) expected 'mdk" },

@@ -61,6 +61,8 @@ struct mdk_eval_opts {
 	double lopp_rho;
 	uint32_t lopp_retrain;
 	size_t lopp_rows;
+	/* Its model kind: MDK_LOPP_LOGISTIC (0) or MDK_LOPP_TREES (1). */
+	uint32_t lopp_model;
 };
 
 /* L-OPP's learning so far (mdk_eval_lopp()). */

@@ -19,9 +19,11 @@
  *   6..11  the same for p's 2 MiB region (ids >> 9), over the windows in
  *          which any page of the region was accessed
  *
- * The model is a logistic regression over the standardised features,
- * trained with liblinear on OPP(rho) labels; the file format is text,
- * documented in Documentation/mdk.rst ("L-OPP model files").
+ * The model, trained on OPP(rho) labels, is a logistic regression over
+ * the standardised features (liblinear; a version 1 text file) or
+ * gradient-boosted trees (XGBoost; a version 2 file, XGBoost's UBJSON
+ * model inside a binary mdk header), both documented in
+ * Documentation/mdk.rst ("L-OPP", "Model files").
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,6 +76,19 @@ const char *mdk_lopp_feature_name(unsigned int i);
 /* ---- the model ---- */
 
 struct mdk_lopp_model;
+
+/*
+ * Model kinds.  Logistic: a logistic regression (liblinear), written as a
+ * version 1 text file.  Trees: gradient-boosted trees (XGBoost), written
+ * as a version 2 file, XGBoost's UBJSON model inside a binary mdk header.
+ */
+enum mdk_lopp_kind {
+	MDK_LOPP_LOGISTIC = 0,
+	MDK_LOPP_TREES = 1,
+};
+
+/* mdk_lopp_model_kind() - @m's kind. */
+enum mdk_lopp_kind mdk_lopp_model_kind(const struct mdk_lopp_model *m);
 
 /*
  * mdk_lopp_model_read() - read a model file.  Bad input gets -EINVAL with
@@ -151,6 +166,33 @@ void mdk_lopp_set_clear(struct mdk_lopp_set *s);
 int mdk_lopp_fit(const struct mdk_lopp_set *s, double rho, double C,
 		 struct mdk_lopp_model **out, char *err, size_t errlen);
 
+/* How mdk_lopp_fit_with() fits; zero is mdk_lopp_fit()'s logistic fit. */
+struct mdk_lopp_fit_opts {
+	enum mdk_lopp_kind kind;
+	double C; /* logistic: liblinear's cost; 0: 1 */
+	unsigned int trees; /* trees: boosting rounds; 0: 100 */
+	unsigned int depth; /* trees: maximum depth; 0: 6 */
+	double eta; /* trees: learning rate; 0: 0.3 */
+	/*
+	 * Weight of a positive (reclaim) row relative to a negative one, for
+	 * the rare class: liblinear's class weight, XGBoost's
+	 * scale_pos_weight.  0: 1 (unweighted); < 0: negatives / positives.
+	 */
+	double pos_weight;
+	const char *trace; /* trees: recorded in the model file; NULL: "" */
+};
+
+/*
+ * mdk_lopp_fit_with() - mdk_lopp_fit() of either kind.  Trees are
+ * XGBoost's (binary:logistic, tree_method hist, nthread 1).  Both refuse
+ * a set of one class only, so no model ever scores without having seen a
+ * positive row.  Returns 0, -EINVAL (an option out of range, @err says
+ * which) or -ENOMEM.
+ */
+int mdk_lopp_fit_with(const struct mdk_lopp_set *s, double rho,
+		      const struct mdk_lopp_fit_opts *o,
+		      struct mdk_lopp_model **out, char *err, size_t errlen);
+
 /* How a model's decisions at theta match the labels of a set. */
 struct mdk_lopp_quality {
 	uint64_t rows, positives; /* labelled "reclaim" */
@@ -186,6 +228,8 @@ struct mdk_lopp_train_opts {
 	size_t max_samples;
 	double C; /* liblinear's cost; 0: 1 */
 	double theta; /* where precision and recall are reported; 0: 0.5 */
+	/* The model (struct mdk_lopp_fit_opts; its C and trace unused). */
+	struct mdk_lopp_fit_opts fit;
 };
 
 struct mdk_lopp_train_report {

@@ -28,12 +28,13 @@ class Evaluator:
 
     def __init__(self, horizon=64, policies="age,paw,pace,opp",
                  savings="occupancy", lopp_rho=0.0, lopp_retrain=0,
-                 lopp_rows=0):
+                 lopp_rows=0, lopp_model="logistic"):
         self._policies = ffi.new("char[]", cstr(policies))
         o = ffi.new("struct mdk_eval_opts *", {
             "horizon": horizon, "policies": self._policies,
             "flags": savings_flags(savings), "lopp_rho": lopp_rho,
-            "lopp_retrain": lopp_retrain, "lopp_rows": lopp_rows})
+            "lopp_retrain": lopp_retrain, "lopp_rows": lopp_rows,
+            "lopp_model": {"logistic": 0, "trees": 1}.get(lopp_model, 99)})
         err = errbuf()
         e = lib.mdk_eval_new(o, err, len(err))
         if e == ffi.NULL:

@@ -38,6 +38,12 @@ class Model:
         """The rate limit of the OPP labels it learnt."""
         return lib.mdk_lopp_model_rho(self._m)
 
+    @property
+    def kind(self):
+        """"logistic" or "trees"."""
+        return "trees" if lib.mdk_lopp_model_kind(self._m) == 1 \
+            else "logistic"
+
     def score(self, x):
         """Scores in [0, 1] of feature rows @x (n x FEATURES)."""
         x = np.ascontiguousarray(x, dtype=np.float32)
@@ -48,21 +54,34 @@ class Model:
                          for i in range(x.shape[0])])
 
 
+def _bad(model):
+    raise ValueError("model %r: expected 'logistic' or 'trees'" % (model,))
+
+
 def _quality(q):
     return {f: getattr(q, f) for f in ("rows", "positives", "tp", "fp", "fn",
                                        "precision", "recall", "auc")}
 
 
-def train(trace, rho, holdout=0.2, samples=0, cost=0.0, theta=0.5):
+_KINDS = {"logistic": 0, "trees": 1}
+
+
+def train(trace, rho, holdout=0.2, samples=0, cost=0.0, theta=0.5,
+          model="logistic", trees=0, depth=0, eta=0.0, pos_weight=0.0):
     """Fit an L-OPP model to OPP(@rho)'s decisions over @trace, holding
     out the last @holdout of the windows, as ``mdkctl train`` (samples 0:
-    libmdk's 512K rows; cost 0: 1).  Returns (Model, report), the report a
+    libmdk's 512K rows; cost 0: 1).  @model: "logistic" or "trees"
+    (XGBoost: @trees rounds, 0: 100; @depth, 0: 6; @eta, 0: 0.3);
+    @pos_weight: a positive row's weight, 0: 1, < 0: negatives/positives.  Returns (Model, report), the report a
     dict of what mdkctl train -j prints: windows, split, intervals,
     sample, and train and test (rows, positives, tp, fp, fn, precision,
     recall, auc at @theta)."""
     o = ffi.new("struct mdk_lopp_train_opts *", {
         "rho": rho, "holdout": holdout, "max_samples": samples, "C": cost,
-        "theta": theta})
+        "theta": theta,
+        "fit": {"kind": _KINDS[model] if model in _KINDS else _bad(model),
+                "trees": trees, "depth": depth, "eta": eta,
+                "pos_weight": pos_weight}})
     out = ffi.new("struct mdk_lopp_model **")
     rep = ffi.new("struct mdk_lopp_train_report *")
     call(lib.mdk_lopp_train, cstr(trace), o, out, rep)

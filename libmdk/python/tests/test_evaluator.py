@@ -131,3 +131,17 @@ def test_lopp_learns_online(mix):
     curve = e.curve("lopp")
     assert len(curve) > 0 and set(curve.policy) == {"lopp"}
     assert mdk.Evaluator(policies="age").lopp() is None
+
+
+def test_lopp_learns_trees_online(mix):
+    e = mdk.Evaluator(horizon=32, policies="age,opp,lopp", lopp_rho=0.02,
+                      lopp_model="trees")
+    for _, ids in mdk.read(mix):
+        e.window(ids)
+    learnt = e.lopp()
+    # Trees fit their own rows far better than the logistic model (0.76).
+    assert learnt["trainings"] > 0 and 0.9 < learnt["auc"] <= 1
+    assert len(e.curve("lopp")) > 0
+    with pytest.raises(mdk.MdkError) as err:
+        mdk.Evaluator(policies="lopp", lopp_model="forest")
+    assert err.value.errno == errno.EINVAL

@@ -13,7 +13,8 @@ from conftest import mdkctl
 def test_train_equals_mdkctl(tmp_path, mix):
     out = tmp_path / "cli.mdkm"
     rep_cli = json.loads(mdkctl("train", mix, "--rho", "0.02", "--holdout",
-                                "0.25", "-o", out, "-j"))
+                                "0.25", "--model", "logistic", "-o", out,
+                                "-j"))
     model, rep = mdk.train(mix, 0.02, holdout=0.25)
     for k in ("windows", "split", "intervals"):
         assert rep[k] == rep_cli[k], k
@@ -53,3 +54,21 @@ def test_train_bad_options(mix):
     with pytest.raises(mdk.MdkError) as e:
         mdk.train(mix, 0.01, holdout=2)
     assert e.value.errno == errno.EINVAL and "holdout" in str(e.value)
+
+
+def test_trees_equal_mdkctl(tmp_path, mix):
+    out = tmp_path / "cli.mdkm"
+    rep_cli = json.loads(mdkctl("train", mix, "--rho", "0.01", "--model",
+                                "trees", "--trees",
+                                "20", "-o", out, "-j"))
+    model, rep = mdk.train(mix, 0.01, model="trees", trees=20)
+    assert model.kind == "trees" and rep_cli["kind"] == "trees"
+    assert float("%.10g" % rep["test"]["auc"]) == rep_cli["test"]["auc"]
+    mine = tmp_path / "py.mdkm"
+    model.write(mine)
+    assert mine.read_bytes() == out.read_bytes()
+    back = mdk.Model.read(out)
+    x = np.arange(36, dtype=np.float32).reshape(3, 12) / 7
+    assert np.array_equal(back.score(x), model.score(x))
+    with pytest.raises(ValueError):
+        mdk.train(mix, 0.01, model="forest")
