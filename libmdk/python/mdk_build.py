@@ -158,6 +158,12 @@ struct mdk_point {
 int mdk_mpc_run(const char *trace, struct mdk_policy *const *pols, size_t np,
                 unsigned int flags, struct mdk_point **pts, size_t *npts,
                 char *err, size_t errlen);
+#define MDK_MPC_THREADS_MAX ...
+int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
+                        size_t np, unsigned int flags, unsigned int nthreads,
+                        struct mdk_point **pts, size_t *npts, char *err,
+                        size_t errlen);
+unsigned int mdk_mpc_threads_online(void);
 long mdk_mpc_best(const struct mdk_point *pts, size_t n, double target);
 """
 

@@ -26,19 +26,30 @@ def _best_rows(rows, target):
     return rows[b:b + 1] if b >= 0 else rows[:0]
 
 
-def points(trace, policies=DEFAULT_POLICIES, savings="occupancy"):
-    """mpc()'s rows as one structured array, and the trace's footprint:
-    the sum over windows of F(w), in page-windows (every point's
-    denominator of savings), what a fleet weighs traces by."""
+def threads_arg(threads):
+    """mpc()'s @threads as libmdk's count: None or 0 is every CPU."""
+    n = 0 if threads is None else int(threads)
+    if not 0 <= n <= lib.MDK_MPC_THREADS_MAX:
+        raise ValueError("threads %r: expected 0 (every CPU) to %d" %
+                         (threads, lib.MDK_MPC_THREADS_MAX))
+    return n
+
+
+def points(trace, policies=DEFAULT_POLICIES, savings="occupancy",
+           threads=None):
+    """mpc()'s rows as one structured array per policy, and the trace's
+    footprint: the sum over windows of F(w), in page-windows (every
+    point's denominator of savings), what a fleet weighs traces by."""
     pols = _policy.parse(policies)
     flags = savings_flags(savings)
+    nthreads = threads_arg(threads)
     np_ = len(pols)
     pts = ffi.new("struct mdk_point *[]", max(np_, 1))
     npts = ffi.new("size_t[]", max(np_, 1))
     footprint = 0
     try:
-        call(lib.mdk_mpc_run, cstr(trace), _policy.c_array(pols), np_,
-             flags, pts, npts)
+        call(lib.mdk_mpc_run_threads, cstr(trace), _policy.c_array(pols),
+             np_, flags, nthreads, pts, npts)
         rows = [table.mpc_rows(pts[i], npts[i]) for i in range(np_)]
         for i in range(np_):
             if npts[i]:
@@ -50,14 +61,15 @@ def points(trace, policies=DEFAULT_POLICIES, savings="occupancy"):
 
 
 def mpc(trace, policies=DEFAULT_POLICIES, target=None, savings="occupancy",
-        as_frame=None):
+        as_frame=None, threads=None):
     """The memory performance curves of @trace: one row per setting of
     each policy, the columns and rows of ``mdkctl mpc --csv`` (with
     @target, each policy's best setting at that max window rate, as
     ``--target``).  @policies: a libmdk list, spec, Policy or list of
     them.  A DataFrame when pandas imports (@as_frame None), else a
-    numpy structured array."""
-    rows, _ = points(trace, policies, savings)
+    numpy structured array.  @threads: as ``mdkctl mpc --threads``,
+    None (every CPU) or a count; the result is the same for any."""
+    rows, _ = points(trace, policies, savings, threads)
     if target is not None:
         rows = [_best_rows(r, target) for r in rows]
     return table.finish(rows, table.MPC_DTYPE, as_frame)

@@ -39,7 +39,8 @@ def trace_curves(path, policies=DEFAULT_POLICIES,
     mean footprint F(w) in pages.  Runs on a worker; returns plain data."""
     with TraceReader(path) as r:
         info = r.info
-    rows, footprint = curves.points(path, policies, savings)
+    # One thread: the cluster runs a task a core.
+    rows, footprint = curves.points(path, policies, savings, threads=1)
     pts = np.concatenate(rows) if rows else np.zeros(0, table.MPC_DTYPE)
     windows = info["windows"]
     return {"trace": str(path), "points": pts, "windows": windows,

@@ -55,6 +55,19 @@ def test_mpc_default_policies(mix):
     assert set(df["policy"]) == {"age", "vmin", "paw", "pace", "opp"}
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_mpc_threads(mix, threads):
+    """Any thread count gives mdkctl's one-thread table."""
+    header, rows = mdkctl_csv("mpc", "--csv", "--threads", 1, mix)
+    assert_same(mdk.mpc(mix, threads=threads), header, rows)
+
+
+def test_mpc_threads_refused(mix):
+    for bad in (-1, 1025):
+        with pytest.raises(ValueError):
+            mdk.mpc(mix, threads=bad)
+
+
 def test_mpc_structured_array(mix):
     header, rows = mdkctl_csv("mpc", "--csv", "--policy", "age,pace", mix)
     arr = mdk.mpc(mix, policies=["age", "pace"], as_frame=False)
