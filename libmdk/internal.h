@@ -64,6 +64,15 @@ int mdk__pagemap_map(struct mdk_pagemap *pm, const uint64_t *ids, size_t n,
 uint32_t mdk__pagemap_pages(const struct mdk_pagemap *pm);
 uint64_t mdk__pagemap_slots(const struct mdk_pagemap *pm);
 
+/*
+ * Window @w of an indexed, seekable trace decoded straight into @ids
+ * (room for @cap): 0 with its *@n ids, 1 with *@n the room it needs
+ * (nothing read), or -errno.  No copy: the threads' curves read this way.
+ */
+struct mdk_trace_reader;
+int mdk__rd_window_into(struct mdk_trace_reader *r, uint32_t w, uint64_t *ids,
+			size_t cap, size_t *n, char *err, size_t errlen);
+
 /* Unsigned LEB128: at most 10 bytes for 64 bits. */
 static inline size_t mdk__uleb_put(uint8_t *p, uint64_t v)
 {

@@ -13,13 +13,15 @@
  * part, L-OPP's per-region features see every page of their region, and
  * a part's ids are contiguous in every (sorted) window.
  *
- * Decoding is shared too.  Windows are dealt to the threads in turn; a
- * thread decodes its windows (its own reader, seeking by the index) into
- * a ring of 2T window buffers, and feeds its part of every window in
- * order as soon as the window is in the ring.  It waits only when it can
- * do neither, so one thread set back by the scheduler holds the others up
- * only once the ring is full.  A buffer is reused once every thread fed
- * its window.
+ * Decoding is shared too.  A thread feeds its part of every window in
+ * order as soon as the window is in a ring of 2T window buffers, and in
+ * between takes the next window nobody took, once its buffer is free, and
+ * decodes it there (its own reader, seeking by the index; no copy, the
+ * blocks decode in place, mdk__rd_window_into()): the thread with the
+ * lighter part decodes more, which evens out the cut's imbalance.  It
+ * waits only when it can do neither, so one thread set back by the
+ * scheduler holds the others up only once the ring is full.  A buffer is
+ * reused once every thread fed its window.
  *
  * Memory per thread: its generators (a copy of each fed policy's
  * histograms), its part of the page state and page map, and two windows'
@@ -48,7 +50,7 @@ struct win_buf {
 	size_t n, cap, map;
 };
 
-/* Room for @need ids in @b; 0 or -ENOMEM. */
+/* Room for @need ids in @b (its ids dropped); 0 or -ENOMEM. */
 static int win_grow(struct win_buf *b, size_t need)
 {
 	uint64_t *ids;
@@ -56,16 +58,15 @@ static int win_grow(struct win_buf *b, size_t need)
 
 	if (need <= b->cap)
 		return 0;
-	need = MDK_MAX(need, b->cap * 2);
+	/* Windows differ a little: an eighth more spares most regrowths. */
+	need += need / 8;
 	if (need > SIZE_MAX / sizeof(*ids))
 		return -ENOMEM;
 	ids = mdk__mpc_huge_zalloc(need * sizeof(*ids), &map);
 	if (!ids)
 		return -ENOMEM;
-	if (b->ids) {
-		memcpy(ids, b->ids, b->n * sizeof(*ids));
+	if (b->ids)
 		mdk__mpc_huge_free(b->ids, b->map);
-	}
 	b->ids = ids;
 	b->cap = need;
 	b->map = map;
@@ -82,8 +83,7 @@ struct shared {
 	const char *trace;
 	uint32_t W;
 	unsigned int T;
-	unsigned int M; /* consecutive windows a thread decodes in turn */
-	uint32_t R; /* window buffers: a ring of 2 x T x M */
+	uint32_t R; /* window buffers: a ring of 2 x T */
 	size_t np;
 	uint64_t *bound; /* part q: regions bound[q - 1] <= r < bound[q] */
 	struct win_buf *buf; /* [R]: window w in buf[w % R] */
@@ -97,6 +97,7 @@ struct shared {
 	pthread_mutex_t mu; /* with cv: waiting for a window or a buffer */
 	pthread_cond_t cv;
 	pthread_barrier_t bar;
+	atomic_uint next; /* the next window to decode */
 	atomic_int failed;
 };
 
@@ -140,28 +141,19 @@ static int fail(struct worker *wk, int ret)
 	return ret;
 }
 
-/* Window @w into @b, from the index (@seek) or the next window.  */
-static int read_window(struct mdk_trace_reader *r, uint32_t w, bool seek,
+/* Window @w into @b, found by the index and decoded in place. */
+static int read_window(struct mdk_trace_reader *r, uint32_t w,
 		       struct win_buf *b, char *err, size_t errlen)
 {
-	struct mdk_trace_chunk c;
-	int ret;
+	int ret = mdk__rd_window_into(r, w, b->ids, b->cap, &b->n, err, errlen);
 
-	b->n = 0;
-	ret = seek ? mdk_trace_reader_seek(r, w, err, errlen) : 0;
-	if (ret)
-		return ret;
-	while ((ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {
-		if (c.window != w)
-			break;
-		if (win_grow(b, b->n + c.n))
+	if (ret == 1) {
+		if (win_grow(b, b->n))
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
-		memcpy(b->ids + b->n, c.ids, c.n * sizeof(*b->ids));
-		b->n += c.n;
-		if (c.window_end)
-			break;
+		ret = mdk__rd_window_into(r, w, b->ids, b->cap, &b->n, err,
+					  errlen);
 	}
-	return ret < 0 ? ret : 0;
+	return ret;
 }
 
 /* The first of the @n sorted @ids in region @reg or after. */
@@ -204,8 +196,8 @@ static int cut_parts(struct shared *sh, struct mdk_trace_reader *r, char *err,
 	int ret = 0;
 
 	for (k = 0; !ret && k < nw; k++) {
-		ret = read_window(r, (uint32_t)((uint64_t)k * sh->W / nw), true,
-				  b, err, errlen);
+		ret = read_window(r, (uint32_t)((uint64_t)k * sh->W / nw), b,
+				  err, errlen);
 		step = MDK_MAX(b->n / 8192, (size_t)1);
 		if (!ret && mdk_grow((void **)&smp, &cap, n + b->n / step + 1,
 				     sizeof(*smp)))
@@ -266,33 +258,32 @@ static void merge(struct worker *wk)
 }
 
 /*
- * The next window thread @id decodes after @w (W: none): blocks of M
- * windows are dealt to the threads in turn, block b to thread b % T.
+ * Window @w's buffer is free: never used, or window w - R in it (not
+ * still being decoded) and fed by every thread.
  */
-static uint32_t next_own(const struct shared *sh, unsigned int id, uint64_t w)
+static bool buf_free(const struct shared *sh, uint32_t w)
 {
-	uint64_t n = w + 1, b = n / sh->M;
+	uint32_t s = w % sh->R;
 
-	if (b % sh->T != id) {
-		b += (id + sh->T - b % sh->T) % sh->T;
-		n = b * sh->M;
-	}
-	return n < sh->W ? (uint32_t)n : sh->W;
+	return w < sh->R || (atomic_load(&sh->ready[s]) == w - sh->R + 1 &&
+			     atomic_load(&sh->fed[s]) >= sh->T);
 }
 
-/* Decode window @w if its buffer is free; 1 done, 0 not yet, -errno. */
-static int try_decode(struct worker *wk, uint32_t w)
+/*
+ * Decode the next window nobody took if its buffer is free: 1 done, 0
+ * not yet, -errno.  The thread with the lighter part decodes more.
+ */
+static int try_decode(struct worker *wk)
 {
 	struct shared *sh = wk->sh;
+	unsigned int w = atomic_load(&sh->next);
 	uint32_t s = w % sh->R;
 	int ret;
 
-	/* Free: never used, or its window fed by every thread. */
-	if (w >= sh->R && atomic_load(&sh->fed[s]) < sh->T)
+	if (w >= sh->W || !buf_free(sh, w) ||
+	    !atomic_compare_exchange_strong(&sh->next, &w, w + 1))
 		return 0;
-	/* A block's first window is found by the index, the others follow. */
-	ret = read_window(wk->r, w, w % sh->M == 0, &sh->buf[s], wk->err,
-			  ERRLEN);
+	ret = read_window(wk->r, w, &sh->buf[s], wk->err, ERRLEN);
 	if (ret)
 		return ret;
 	atomic_store(&sh->fed[s], 0);
@@ -302,19 +293,17 @@ static int try_decode(struct worker *wk, uint32_t w)
 }
 
 /*
- * The pass: decode this thread's windows into the ring, feed its part of
- * every window in order, and wait only when it can do neither -- a thread
- * set back by the scheduler holds the others up only once the ring is
- * full.
+ * The pass: feed this thread's part of every window in order, decode the
+ * next free window into the ring, and wait only when it can do neither --
+ * a thread set back by the scheduler holds the others up only once the
+ * ring is full.
  */
 static void pass(struct worker *wk)
 {
 	struct shared *sh = wk->sh;
-	uint32_t fw = 0, dec = (uint64_t)wk->id * sh->M < sh->W ?
-				       wk->id * sh->M :
-				       sh->W;
+	uint32_t fw = 0;
 
-	while ((fw < sh->W || dec < sh->W) && !atomic_load(&sh->failed)) {
+	while (fw < sh->W && !atomic_load(&sh->failed)) {
 		bool progress = false;
 		int ret;
 
@@ -332,26 +321,21 @@ static void pass(struct worker *wk)
 			fw++;
 			progress = true;
 		}
-		if (dec < sh->W) {
-			ret = try_decode(wk, dec);
-			if (ret < 0) {
-				fail(wk, ret);
-				return;
-			}
-			if (ret) {
-				dec = next_own(sh, wk->id, dec);
-				progress = true;
-			}
+		ret = try_decode(wk);
+		if (ret < 0) {
+			fail(wk, ret);
+			return;
 		}
+		if (ret)
+			progress = true;
 		if (progress)
 			continue;
 		pthread_mutex_lock(&sh->mu);
 		while (!atomic_load(&sh->failed) &&
 		       !(fw < sh->W &&
 			 atomic_load(&sh->ready[fw % sh->R]) == fw + 1) &&
-		       !(dec < sh->W &&
-			 (dec < sh->R ||
-			  atomic_load(&sh->fed[dec % sh->R]) >= sh->T)))
+		       !(atomic_load(&sh->next) < sh->W &&
+			 buf_free(sh, atomic_load(&sh->next))))
 			pthread_cond_wait(&sh->cv, &sh->mu);
 		pthread_mutex_unlock(&sh->mu);
 	}
@@ -600,9 +584,8 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
 			"curves: %u threads (expected 0 for every CPU, or 1..%u)",
 			nthreads, MDK_MPC_THREADS_MAX);
 	sh.T = nthreads ? nthreads : mdk_mpc_threads_online();
-	/* One window a block: the ring holds two windows a thread. */
-	sh.M = 1;
-	sh.R = 2 * sh.T * sh.M;
+	/* The ring holds two windows a thread. */
+	sh.R = 2 * sh.T;
 	if (sh.T == 1)
 		return mdk_mpc_run(trace, pols, np, flags, pts, npts, err,
 				   errlen);

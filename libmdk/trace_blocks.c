@@ -321,6 +321,11 @@ static int rd_reserve_ids(struct mdk_trace_reader *r, uint32_t count, char *err,
 
 	if (count <= r->idcap)
 		return 0;
+	if (r->lent)
+		return mdk__rd_fail(
+			r, err, errlen, -EBADMSG,
+			"window %u: a block of %u page ids, %zu more than the index says",
+			r->window, count, count - r->idcap);
 	if (mdk_grow((void **)&r->ids, &c1, count, sizeof(*r->ids)) ||
 	    (r->pm &&
 	     mdk_grow((void **)&r->pages, &c2, count, sizeof(*r->pages))))

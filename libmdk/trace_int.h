@@ -90,6 +90,7 @@ struct mdk_trace_reader {
 	uint64_t *ids;
 	uint32_t *pages;
 	size_t idcap;
+	bool lent; /* ids is the caller's (mdk__rd_window_into()) */
 	struct mdk_pagemap *pm;
 };
 

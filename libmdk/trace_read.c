@@ -128,3 +128,45 @@ uint64_t mdk_trace_reader_slots(const struct mdk_trace_reader *r)
 {
 	return r->pm ? mdk__pagemap_slots(r->pm) : 0;
 }
+
+/* The index's count of window @w (0: not stored), @r sought to it. */
+static size_t rd_stored_count(const struct mdk_trace_reader *r, uint32_t w)
+{
+	uint32_t i = r->next_idx;
+
+	return i < r->nidx && r->idx[i].window == w ? r->idx[i].count : 0;
+}
+
+int mdk__rd_window_into(struct mdk_trace_reader *r, uint32_t w, uint64_t *ids,
+			size_t cap, size_t *n, char *err, size_t errlen)
+{
+	uint64_t *own = r->ids;
+	size_t owncap = r->idcap, need;
+	struct mdk_trace_chunk c;
+	int ret = mdk_trace_reader_seek(r, w, err, errlen);
+
+	*n = 0;
+	if (ret)
+		return ret;
+	need = rd_stored_count(r, w);
+	if (need > cap) {
+		*n = need;
+		return 1;
+	}
+	/* Each block decodes into the rest of @ids; more is corruption. */
+	r->lent = true;
+	for (;;) {
+		r->ids = ids ? ids + *n : NULL;
+		r->idcap = need - *n;
+		ret = mdk_trace_reader_next(r, &c, err, errlen);
+		if (ret <= 0 || c.window != w)
+			break;
+		*n += c.n;
+		if (c.window_end)
+			break;
+	}
+	r->lent = false;
+	r->ids = own;
+	r->idcap = owncap;
+	return ret < 0 ? ret : 0;
+}

@@ -5,8 +5,11 @@
  * every point -- for every policy with a single-pass curve (age, vmin,
  * paw, pace, opp, and lopp with a model trained on the trace), at 2, 3, 4
  * and 8 threads, more threads than windows, and 0 (every CPU); thread
- * counts out of range are refused.
+ * counts out of range are refused, and a window holding more ids than
+ * the index says is an error, not an overflow of the buffer sized by it.
  */
+#include <zlib.h>
+
 #include <mdk/lopp.h>
 #include <mdk/synth.h>
 
@@ -181,6 +184,63 @@ START_TEST(test_threads_errors)
 }
 END_TEST
 
+/*
+ * @path's last index entry and its footer count one id less, their
+ * checksums redone.
+ */
+static void index_undercount(const char *path)
+{
+	uint8_t foot[32], *ib;
+	uint64_t ioff = 0;
+	uint32_t n = 0, c, i;
+	size_t len;
+	FILE *f = fopen(path, "r+b");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert(!fseek(f, -32, SEEK_END) && fread(foot, 1, 32, f) == 32);
+	for (i = 0; i < 8; i++)
+		ioff |= (uint64_t)foot[8 + i] << (8 * i);
+	ck_assert(!fseek(f, (long)ioff + 4, SEEK_SET) &&
+		  fread(&n, 4, 1, f) == 1 && n > 0);
+	len = 8 + (size_t)n * 16 + 4;
+	ib = malloc(len);
+	ck_assert(ib && !fseek(f, (long)ioff, SEEK_SET) &&
+		  fread(ib, 1, len, f) == len);
+	ib[8 + (size_t)(n - 1) * 16 + 12]--; /* the count's low byte */
+	c = (uint32_t)crc32(0, ib, (uInt)(len - 4));
+	memcpy(ib + len - 4, &c, 4); /* little-endian, as the host */
+	ck_assert(!fseek(f, (long)ioff, SEEK_SET) &&
+		  fwrite(ib, 1, len, f) == len);
+	/* The footer's records (at 16) agree with the index's. */
+	for (i = 16; !foot[i]--; i++)
+		;
+	c = (uint32_t)crc32(0, foot, 28);
+	memcpy(foot + 28, &c, 4);
+	ck_assert(!fseek(f, -32, SEEK_END) && fwrite(foot, 1, 32, f) == 32);
+	free(ib);
+	ck_assert(!fclose(f));
+}
+
+START_TEST(test_threads_index_undercount)
+{
+	struct mdk_policy **pols;
+	struct mdk_point *pts[1];
+	size_t np, n[1];
+	char trace[64], err[512];
+
+	synth_trace(11, 2000, 5, MIX, trace, sizeof(trace));
+	index_undercount(trace);
+	ck_assert(!mdk_policy_parse_list("age", &pols, &np, err, sizeof(err)));
+	ck_assert_int_eq(mdk_mpc_run_threads(trace, pols, np, 0, 2, pts, n, err,
+					     sizeof(err)),
+			 -EBADMSG);
+	ck_assert_msg(strstr(err, "more than the index says"), "%s", err);
+	mdk_policy_free(pols[0]);
+	free(pols);
+	unlink(trace);
+}
+END_TEST
+
 static Suite *mpc_threads_suite(void)
 {
 	Suite *s = suite_create("mpc_threads");
@@ -190,6 +250,7 @@ static Suite *mpc_threads_suite(void)
 	tcase_add_test(tc, test_threads_every_policy);
 	tcase_add_test(tc, test_threads_lopp);
 	tcase_add_test(tc, test_threads_errors);
+	tcase_add_test(tc, test_threads_index_undercount);
 	suite_add_tcase(s, tc);
 	return s;
 }
