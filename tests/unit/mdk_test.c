@@ -3,6 +3,8 @@
  * The helpers of mdk_test.h: in-memory traces, curves through libmdk,
  * the brute force, and the checks that hold them to each other.
  */
+#include <sys/stat.h>
+
 #include "mdk_test.h"
 
 struct tt *tt_new(uint32_t W, size_t P)
@@ -503,4 +505,18 @@ const char *fixture(const char *rel, char *buf, size_t len)
 
 	snprintf(buf, len, "%s/%s", top ? top : "tests/fixtures", rel);
 	return buf;
+}
+
+uint8_t *read_whole_file(const char *path, size_t *len)
+{
+	struct stat st;
+	uint8_t *b;
+	FILE *f = fopen(path, "rb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fstat(fileno(f), &st), 0);
+	b = malloc((size_t)st.st_size + 1);
+	*len = fread(b, 1, (size_t)st.st_size, f);
+	fclose(f);
+	return b;
 }

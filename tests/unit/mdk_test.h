@@ -111,4 +111,7 @@ void check_curve(const struct tt *t, const char *spec, unsigned int flags,
 /* A fixture path under $MDK_FIXTURES (tests/unit/run sets it). */
 const char *fixture(const char *rel, char *buf, size_t len);
 
+/* The whole file at @path in a new buffer (one byte spare), its size in *@len. */
+uint8_t *read_whole_file(const char *path, size_t *len);
+
 #endif /* MDK_TESTS_MDK_TEST_H */

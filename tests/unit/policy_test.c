@@ -2,6 +2,8 @@
 /*
  * The helpers of policy_test.h: the checks every window policy gets.
  */
+#include <mdk/lopp.h>
+
 #include "policy_test.h"
 
 void policy_check_random(const char *const *specs, size_t n)
@@ -86,4 +88,23 @@ void policy_check_bad_params(const char *name, const struct bad_param *bad,
 			      "%s: message '%s' lacks '%s'", bad[i].spec, err,
 			      bad[i].msg);
 	}
+}
+
+void lopp_train_model(const char *trace, char *path, size_t len)
+{
+	struct mdk_lopp_train_opts o = { .rho = 0.01, .holdout = 0.2 };
+	struct mdk_lopp_train_report rep;
+	struct mdk_lopp_model *m;
+	char err[512];
+	int fd;
+
+	ck_assert_msg(!mdk_lopp_train(trace, &o, &m, &rep, err, sizeof(err)),
+		      "%s", err);
+	snprintf(path, len, "/tmp/mdk-lopp-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_msg(!mdk_lopp_model_write(m, path, err, sizeof(err)), "%s",
+		      err);
+	mdk_lopp_model_free(m);
 }

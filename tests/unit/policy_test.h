@@ -50,4 +50,7 @@ struct bad_param {
 void policy_check_bad_params(const char *name, const struct bad_param *bad,
 			     size_t n);
 
+/* An L-OPP model trained on @trace at rho 1%, written to @path (a temp file). */
+void lopp_train_model(const char *trace, char *path, size_t len);
+
 #endif /* MDK_TESTS_POLICY_TEST_H */

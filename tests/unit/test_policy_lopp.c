@@ -14,26 +14,6 @@
 
 #include "policy_test.h"
 
-/* A model trained on @trace at rho 1%, written to @path (a temp file). */
-static void train_model(const char *trace, char *path, size_t len)
-{
-	struct mdk_lopp_train_opts o = { .rho = 0.01, .holdout = 0.2 };
-	struct mdk_lopp_train_report rep;
-	struct mdk_lopp_model *m;
-	char err[512];
-	int fd;
-
-	ck_assert_msg(!mdk_lopp_train(trace, &o, &m, &rep, err, sizeof(err)),
-		      "%s", err);
-	snprintf(path, len, "/tmp/mdk-lopp-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	ck_assert_msg(!mdk_lopp_model_write(m, path, err, sizeof(err)), "%s",
-		      err);
-	mdk_lopp_model_free(m);
-}
-
 /* Every setting of @spec over @trace: mdk_mpc_run() == mdk_simulate(). */
 static void check_file_curve(const char *trace, const char *spec,
 			     struct mdk_point **out, size_t *nout)
@@ -73,7 +53,7 @@ START_TEST(test_lopp_curve_equals_sim)
 	size_t n, i;
 
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
-	train_model(trace, model, sizeof(model));
+	lopp_train_model(trace, model, sizeof(model));
 	for (i = 0; i < 3; i++) {
 		snprintf(
 			spec, sizeof(spec),
@@ -191,7 +171,7 @@ START_TEST(test_lopp_sim_equals_brute_force)
 	size_t i, j;
 
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
-	train_model(trace, model, sizeof(model));
+	lopp_train_model(trace, model, sizeof(model));
 	for (j = 0; j < 6; j++) {
 		struct tt *t = tt_random(j + 5, 4 + (uint32_t)j * 3, 30);
 		uint64_t wait = j % 3;
@@ -355,7 +335,7 @@ START_TEST(test_lopp_bad_params)
 	ck_assert_msg(strstr(err, "model is required"), "%s", err);
 	mdk_policy_free(p);
 	/* The spec names the model and parses back. */
-	train_model(trace, model, sizeof(model));
+	lopp_train_model(trace, model, sizeof(model));
 	snprintf(spec, sizeof(spec), "lopp:theta=0.5,model=%s", model);
 	ck_assert(!mdk_policy_new(spec, &p, err, sizeof(err)));
 	ck_assert(mdk_policy_keyed(p));

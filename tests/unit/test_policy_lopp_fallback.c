@@ -13,25 +13,6 @@
 
 #include "policy_test.h"
 
-static void train_model(const char *trace, char *path, size_t len)
-{
-	struct mdk_lopp_train_opts o = { .rho = 0.01, .holdout = 0.2 };
-	struct mdk_lopp_train_report rep;
-	struct mdk_lopp_model *m;
-	char err[512];
-	int fd;
-
-	ck_assert_msg(!mdk_lopp_train(trace, &o, &m, &rep, err, sizeof(err)),
-		      "%s", err);
-	snprintf(path, len, "/tmp/mdk-lopp-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	ck_assert_msg(!mdk_lopp_model_write(m, path, err, sizeof(err)), "%s",
-		      err);
-	mdk_lopp_model_free(m);
-}
-
 /* The curve of @spec over @trace (*@p: the policy, resolved). */
 static size_t curve(const char *trace, const char *spec, struct mdk_policy **p,
 		    struct mdk_point **pts)
@@ -54,7 +35,7 @@ START_TEST(test_lopp_theta1_is_age)
 	size_t nl, na, j;
 
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
-	train_model(trace, model, sizeof(model));
+	lopp_train_model(trace, model, sizeof(model));
 	snprintf(spec, sizeof(spec), "lopp:model=%s,theta=1,A=1-39", model);
 	nl = curve(trace, spec, &lp, &l);
 	na = curve(trace, "age:T=1-39", &ap, &a);
@@ -95,7 +76,7 @@ START_TEST(test_lopp_default_grid)
 	size_t nl, na, i;
 
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
-	train_model(trace, model, sizeof(model));
+	lopp_train_model(trace, model, sizeof(model));
 	snprintf(spec, sizeof(spec), "lopp:model=%s", model);
 	nl = curve(trace, spec, &lp, &l);
 	na = curve(trace, "age", &ap, &a);
@@ -150,7 +131,7 @@ START_TEST(test_lopp_fallback_specs)
 
 	policy_check_bad_params("lopp", bad, MDK_ARRAY(bad));
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
-	train_model(trace, model, sizeof(model));
+	lopp_train_model(trace, model, sizeof(model));
 	/* theta given: A = none, one setting per theta. */
 	snprintf(spec, sizeof(spec), "lopp:theta=0.5,model=%s", model);
 	ck_assert(!mdk_policy_new(spec, &p, err, sizeof(err)));

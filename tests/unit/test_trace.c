@@ -23,20 +23,6 @@ static char *tmp_path(char *buf, size_t len)
 	return buf;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	uint8_t *b;
-	FILE *f = fopen(path, "rb");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fstat(fileno(f), &st), 0);
-	b = malloc((size_t)st.st_size + 1);
-	*len = fread(b, 1, (size_t)st.st_size, f);
-	fclose(f);
-	return b;
-}
-
 /*
  * A reference trace: windows 0..W-1 where window w holds ids[w], some
  * windows skipped (empty), one window larger than a block.
@@ -204,7 +190,7 @@ START_TEST(test_trace_roundtrip_mem_and_pipe)
 
 	ref_make(&r, 2);
 	ref_write(&r, tmp_path(path, sizeof(path)), true);
-	buf = slurp(path, &len);
+	buf = read_whole_file(path, &len);
 	ck_assert_msg(!mdk_trace_reader_open_mem(buf, len, "mem", 0, &rd, err,
 						 sizeof(err)),
 		      "%s", err);
@@ -318,7 +304,7 @@ START_TEST(test_trace_truncated_everywhere)
 		ck_assert(!mdk_trace_writer_put(w, (uint32_t)i * 2, ids, 10 * i,
 						0, err, sizeof(err)));
 	ck_assert(!mdk_trace_writer_close(w, err, sizeof(err)));
-	buf = slurp(path, &len);
+	buf = read_whole_file(path, &len);
 	ck_assert_int_eq(read_all(buf, len, 0, err, sizeof(err)), 0);
 	for (cut = 0; cut < len; cut++) {
 		int ret = read_all(buf, cut, 0, err, sizeof(err));
@@ -351,7 +337,7 @@ START_TEST(test_trace_bad_checksums)
 
 	ref_make(&r, 5);
 	ref_write(&r, tmp_path(path, sizeof(path)), true);
-	buf = slurp(path, &len);
+	buf = read_whole_file(path, &len);
 
 	/* A payload byte of the first block (header is 48 + 24 bytes). */
 	buf[48 + 24 + 40 + 24] ^= 0x40;

@@ -30,20 +30,6 @@ static char *tmp_path(char *buf, size_t len, const char *suffix)
 	return buf;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	uint8_t *b;
-	FILE *f = fopen(path, "rb");
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fstat(fileno(f), &st), 0);
-	b = malloc((size_t)st.st_size + 1);
-	*len = fread(b, 1, (size_t)st.st_size, f);
-	fclose(f);
-	return b;
-}
-
 static void spill(const char *path, const void *b, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -250,7 +236,7 @@ START_TEST(test_oracle_roundtrip)
 	tmp_path(back, sizeof(back), ".mdkt");
 	ck_assert_msg(!mdk_trace_export_oracle(tr, orc, err, sizeof(err)), "%s",
 		      err);
-	b = slurp(orc, &len);
+	b = read_whole_file(orc, &len);
 	n = check_records(t, b, len);
 	ck_assert_uint_eq(n, tt_records(t));
 	/* The brute force: the next record with the same obj_id. */
@@ -290,7 +276,7 @@ START_TEST(test_oracle_next_past_buffer)
 	tmp_path(orc, sizeof(orc), ".oracleGeneral");
 	ck_assert_msg(!mdk_trace_export_oracle(tr, orc, err, sizeof(err)), "%s",
 		      err);
-	b = slurp(orc, &len);
+	b = read_whole_file(orc, &len);
 	n = check_records(t, b, len);
 	ck_assert_uint_gt(n, 1u << 18); /* more than the buffer */
 	check_next_backward(b, n);
@@ -325,7 +311,7 @@ START_TEST(test_oracle_next_batches)
 	ck_assert(!mdk_trace_writer_close(w, err, sizeof(err)));
 	ck_assert_msg(!mdk_trace_export_oracle(tr, orc, err, sizeof(err)), "%s",
 		      err);
-	b = slurp(orc, &len);
+	b = read_whole_file(orc, &len);
 	ck_assert_uint_eq(len, 2 * N * REC);
 	for (i = 0; i < 2 * N; i++) {
 		const uint8_t *r = b + i * REC;
@@ -413,7 +399,7 @@ START_TEST(test_zstd_trace_reads_as_plain)
 	}
 	mdk_trace_reader_close(r);
 	/* From memory, densely mapped. */
-	b = slurp(zs, &len);
+	b = read_whole_file(zs, &len);
 	ck_assert(!mdk_trace_reader_open_mem(b, len, "mem.zst", MDK_TRACE_DENSE,
 					     &r, err, sizeof(err)));
 	while ((ret = mdk_trace_reader_next(r, &c, err, sizeof(err))) > 0)
@@ -459,7 +445,7 @@ START_TEST(test_zstd_trace_corrupt)
 	snprintf(zs, sizeof(zs), "%s.zst", tr);
 	snprintf(bad, sizeof(bad), "%s.bad", tr);
 	zstd_file(tr, zs);
-	b = slurp(zs, &len);
+	b = read_whole_file(zs, &len);
 	ck_assert_uint_gt(len, 2000);
 	/* Cut short: named at the compressed offset where it ends. */
 	spill(bad, b, len - 7);
@@ -617,7 +603,7 @@ START_TEST(test_oracle_import_bad)
 	snprintf(zs, sizeof(zs), "%s.zst", in);
 	zstd_file(in, zs);
 	ck_assert_msg(!import(zs, out, 0, 4096, err, sizeof(err)), "%s", err);
-	z = slurp(zs, &zlen);
+	z = read_whole_file(zs, &zlen);
 	spill(zs, z, zlen - 3);
 	ck_assert_int_eq(import(zs, out, 0, 4096, err, sizeof(err)), -EBADMSG);
 	snprintf(want, sizeof(want),
@@ -658,8 +644,8 @@ START_TEST(test_oracle_export_zst)
 	snprintf(cmd, sizeof(cmd), "zstd -q -d -f %s -o %s/back", zs, dir);
 	ck_assert_int_eq(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "%s/back", dir);
-	a = slurp(plain, &la);
-	b = slurp(cmd, &lb);
+	a = read_whole_file(plain, &la);
+	b = read_whole_file(cmd, &lb);
 	ck_assert_uint_eq(la, lb);
 	ck_assert_uint_eq(la, tt_records(t) * REC);
 	ck_assert(!memcmp(a, b, la));
