@@ -27,6 +27,18 @@ int mdk__lopp_fit_trees(const struct mdk_lopp_set *s, double rho,
 			const struct mdk_lopp_fit_opts *o, double pos_weight,
 			struct mdk_lopp_model **out, char *err, size_t errlen);
 
+/*
+ * When an interval still open where the labels end gets one (train.c):
+ * its gap is only known to be at least the windows it has been idle, so
+ * it is labelled reclaimed once idle for the smallest gap g >= 1 from
+ * which on OPP reclaimed most closed intervals (@cnt[g] closed of gap g,
+ * @pos[g] of them reclaimed, g <= @longest), else @longest + 1, and is
+ * left out while younger: labelling it would teach the model that a
+ * page's newest access is one to reclaim.
+ */
+uint32_t mdk__lopp_tail_gap(const uint64_t *cnt, const uint64_t *pos,
+			    uint32_t longest);
+
 /* ------------------------------------------------------------------ */
 /* L-OPP live (live.c), for the evaluator */
 

@@ -173,16 +173,11 @@ static void live_rekey(struct mdk__lopp_live *l, uint32_t lo, uint32_t hi)
 	}
 }
 
-/*
- * G of the horizon @lo..@hi (see the top): the smallest gap g >= 1 such
- * that OPP reclaimed most of the closed intervals of gap g or more, else
- * 1 + the longest closed gap.
- */
+/* G of the horizon @lo..@hi (see the top and mdk__lopp_tail_gap()). */
 static uint32_t live_tail_gap(struct mdk__lopp_live *l, uint32_t lo,
 			      uint32_t hi)
 {
-	uint64_t all = 0, pos = 0;
-	uint32_t v, g, G, longest = 0;
+	uint32_t v, longest = 0;
 
 	memset(l->gcnt, 0, ((size_t)l->H + 1) * sizeof(*l->gcnt));
 	memset(l->gpos, 0, ((size_t)l->H + 1) * sizeof(*l->gpos));
@@ -200,14 +195,7 @@ static uint32_t live_tail_gap(struct mdk__lopp_live *l, uint32_t lo,
 			longest = MDK_MAX(longest, r->dn - 1);
 		}
 	}
-	G = longest + 1;
-	for (g = longest; g >= 1; g--) {
-		all += l->gcnt[g];
-		pos += l->gpos[g];
-		if (2 * pos > all)
-			G = g;
-	}
-	return G;
+	return mdk__lopp_tail_gap(l->gcnt, l->gpos, longest);
 }
 
 static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,

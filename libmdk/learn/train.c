@@ -8,8 +8,15 @@
  * features are those of this access.  When window w is complete, OPP's
  * decisions for the intervals ending in w are known: the floor(rho U(w))
  * largest gaps >= 1 (mdk_lopp_labels(), as policy/opp.c and sim.c have
- * it); the intervals still open at the end are tails, which OPP reclaims
- * at once (label 1).
+ * it).  The intervals still open at the end (of the trace, or of the
+ * windows trained on) are tails, whose gap is only known to be at least
+ * their idle windows: labelled 1 once idle long enough, left out while
+ * younger (mdk__lopp_tail_gap()).
+ *
+ * Trained on windows 0..until-1 of a longer trace, the pass goes on to
+ * the end for the held-out rows, the intervals opening from until on:
+ * the training rows are labelled as if the trace ended at until (its
+ * tails there), the held-out ones with the whole trace.
  *
  * Only a sample of the pages keep their rows: a page is in when
  * mdk_hash64(id) falls below a threshold (so all of a page's intervals or
@@ -75,7 +82,9 @@ void mdk_lopp_labels(const uint32_t *gaps, size_t n, uint64_t accessed,
 /* The pass's state; see the comment at the top. */
 struct train {
 	const struct mdk_lopp_train_opts *o;
-	uint32_t rho_ppm, split;
+	uint32_t rho_ppm;
+	uint32_t split; /* intervals opening from here on are held out */
+	uint32_t until; /* training labels see windows below it only */
 	uint64_t threshold; /* a page is sampled iff hash(id) <= threshold */
 	struct mdk_lopp_feat *feat;
 	struct mdk_lopp_set *train, *test;
@@ -97,6 +106,9 @@ struct train {
 	size_t nclose, cgapcap, cwincap, cxcap;
 	uint32_t *hist; /* mdk_lopp_labels()' scratch */
 	size_t histcap;
+	/* closed intervals of each gap 0..windows - 1, and reclaimed */
+	uint64_t *gcnt, *gpos;
+	uint32_t longest;
 	float *x; /* features of a chunk */
 	size_t xcap;
 	uint64_t intervals;
@@ -128,6 +140,11 @@ static int close_window(struct train *t, uint32_t w)
 		return -ENOMEM;
 	mdk_lopp_labels(t->gaps, t->ngaps, t->accessed, t->rho_ppm, t->hist,
 			t->label);
+	for (k = 0; k < t->ngaps; k++) {
+		t->gcnt[t->gaps[k]]++;
+		t->gpos[t->gaps[k]] += t->label[k];
+		t->longest = MDK_MAX(t->longest, t->gaps[k]);
+	}
 	for (k = 0; k < t->nclose; k++)
 		mdk_lopp_set_add(t->cwin[k] < t->split ? t->train : t->test,
 				 t->cx + k * NF, t->label[t->cgap[k]]);
@@ -169,7 +186,8 @@ static int chunk(struct train *t, const struct mdk_trace_chunk *c, char *err,
 			uint32_t a = t->last1[p] - 1;
 
 			t->gaps[t->ngaps] = w - a - 1;
-			if (t->row1[p]) {
+			/* a training row after the cut was a tail there */
+			if (t->row1[p] && (a >= t->split || w < t->until)) {
 				size_t k = t->nclose;
 
 				if (mdk_grow((void **)&t->cgap, &t->cgapcap,
@@ -207,16 +225,38 @@ static int chunk(struct train *t, const struct mdk_trace_chunk *c, char *err,
 	return 0;
 }
 
-/* The tails: OPP reclaims every one at once. */
-static void tails(struct train *t)
+/*
+ * The tails of a trace cut after window @last whose interval opened in
+ * window @from or later (see the top).
+ */
+static void tails(struct train *t, uint32_t last, uint32_t from)
 {
+	uint32_t G = mdk__lopp_tail_gap(t->gcnt, t->gpos, t->longest);
 	size_t p;
 
-	for (p = 0; p < t->npages; p++)
-		if (t->row1[p] && t->last1[p])
+	for (p = 0; p < t->npages; p++) {
+		uint32_t a = t->last1[p] - 1;
+
+		if (t->row1[p] && t->last1[p] && a >= from && last - a >= G)
 			mdk_lopp_set_add(
-				t->last1[p] - 1 < t->split ? t->train : t->test,
+				a < t->split ? t->train : t->test,
 				t->rows + (size_t)(t->row1[p] - 1) * NF, true);
+	}
+}
+
+uint32_t mdk__lopp_tail_gap(const uint64_t *cnt, const uint64_t *pos,
+			    uint32_t longest)
+{
+	uint64_t all = 0, reclaimed = 0;
+	uint32_t g, G = longest + 1;
+
+	for (g = longest; g >= 1; g--) {
+		all += cnt[g];
+		reclaimed += pos[g];
+		if (2 * reclaimed > all)
+			G = g;
+	}
+	return G;
 }
 
 static void train_free(struct train *t)
@@ -233,6 +273,8 @@ static void train_free(struct train *t)
 	free(t->cwin);
 	free(t->cx);
 	free(t->hist);
+	free(t->gcnt);
+	free(t->gpos);
 	free(t->x);
 }
 
@@ -256,6 +298,7 @@ int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 	struct mdk_trace_chunk c;
 	struct mdk_lopp_model *m = NULL;
 	struct mdk_lopp_fit_opts fo;
+	bool cut = false;
 	int ret;
 
 	*out = NULL;
@@ -286,13 +329,16 @@ int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 			trace, until - 1, info->windows);
 		goto out;
 	}
-	/* The trace cut after window until - 1: its open intervals are tails. */
 	rep->windows = until ? until : info->windows;
 	/* ceil((1 - holdout) W), with room for the error of 1 - holdout */
 	rep->split =
-		(uint32_t)MDK_MIN((double)info->windows,
-				  ceil((1 - o->holdout) * rep->windows - 1e-9));
+		rep->windows < info->windows ?
+			rep->windows :
+			(uint32_t)MDK_MIN(
+				(double)info->windows,
+				ceil((1 - o->holdout) * rep->windows - 1e-9));
 	t.split = rep->split;
+	t.until = rep->windows;
 	if (!info->records || info->records <= max) {
 		rep->sample = 1;
 		t.threshold = UINT64_MAX;
@@ -307,21 +353,32 @@ int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 	}
 	if ((ret = mdk_lopp_feat_new(&t.feat)) ||
 	    (ret = mdk_lopp_set_new(max, &t.train)) ||
-	    (ret = mdk_lopp_set_new(max, &t.test))) {
+	    (ret = mdk_lopp_set_new(max, &t.test)) ||
+	    !(t.gcnt = calloc((size_t)info->windows + 1, sizeof(*t.gcnt))) ||
+	    !(t.gpos = calloc((size_t)info->windows + 1, sizeof(*t.gpos)))) {
+		ret = ret ? ret : -ENOMEM;
 		mdk_err(err, errlen, ret, "cannot keep %zu rows: %s", max,
 			strerror(-ret));
 		goto out;
 	}
 	while ((ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {
-		if (c.window >= rep->windows)
-			break;
+		if (c.window >= t.until && !cut) {
+			/* the training rows' tails, as if the trace ended */
+			tails(&t, t.until - 1, 0);
+			cut = true;
+		}
 		ret = chunk(&t, &c, err, errlen);
 		if (ret)
 			goto out;
 	}
 	if (ret < 0)
 		goto out;
-	tails(&t);
+	if (!cut && t.until < info->windows) {
+		tails(&t, t.until - 1, 0); /* no record after the cut */
+		cut = true;
+	}
+	if (info->windows)
+		tails(&t, info->windows - 1, cut ? t.until : 0);
 	rep->intervals = t.intervals;
 	fo = o->fit;
 	fo.C = o->C;

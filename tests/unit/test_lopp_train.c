@@ -3,8 +3,10 @@
  * Description: L-OPP's training (libmdk/learn/set.c, fit.c, train.c):
  * OPP's per-window labels on golden cases (ties, rho's rounding, gaps of
  * 0), the labelled ring, precision, recall and AUC on a hand-made set,
- * fit's refusals, labels that agree with OPP's exact simulator, and a
- * model that learns a clear pattern well on held-out windows.
+ * fit's refusals, labels that agree with OPP's exact simulator and with
+ * a brute-force count (tails labelled once old enough), training on a
+ * leading part that equals training on the trace cut there, and a model
+ * that learns a clear pattern well on held-out windows.
  */
 #include <mdk/lopp.h>
 
@@ -103,7 +105,7 @@ START_TEST(test_assess_golden)
 {
 	static const char text[] =
 		"mdk-lopp-model 1\nrho 0.5\n"
-		"features 12 page_reuse1 page_reuse2 page_reuse3 page_reuse4 page_count page_age region_reuse1 region_reuse2 region_reuse3 region_reuse4 region_count region_age\n"
+		"features 12 page_reuse1 page_reuse2 page_reuse3 page_reuse4 page_rate page_recent region_reuse1 region_reuse2 region_reuse3 region_reuse4 region_rate region_recent\n"
 		"mean 0 0 0 0 0 0 0 0 0 0 0 0\n"
 		"scale 1 1 1 1 1 1 1 1 1 1 1 1\n"
 		"weights 1 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -198,6 +200,69 @@ END_TEST
  * labelled "reclaim" are OPP's promotions, as the exact simulator counts
  * them, plus one tail per page.
  */
+/*
+ * The labelled rows of @t's windows 0..@W-1 taken as a trace, counted
+ * by brute force over its matrix: every interval opening in window @from
+ * or later that closes (labelled by mdk_lopp_labels() in its closing
+ * window), and every tail idle at least G windows, where G is the
+ * smallest gap from which on most closed intervals were reclaimed (else
+ * the longest gap + 1), labelled reclaim.
+ */
+static void brute_rows(const struct tt *t, uint32_t W, uint32_t from,
+		       uint32_t rho_ppm, uint64_t *rows, uint64_t *pos,
+		       uint64_t *closed_pos)
+{
+	uint64_t cnt[64] = { 0 }, rec[64] = { 0 }, all = 0, r = 0;
+	uint32_t gaps[512], open[512], hist[64] = { 0 }, w, g, G, longest = 0;
+	bool label[512];
+	size_t p, n;
+
+	ck_assert(t->P <= 512 && W <= 64);
+	*rows = *pos = *closed_pos = 0;
+	for (w = 0; w < W; w++) {
+		uint64_t accessed = 0;
+
+		for (p = n = 0; p < t->P; p++) {
+			accessed += tt_get(t, p, w);
+			if (!tt_get(t, p, w))
+				continue;
+			for (g = w; g-- > 0;)
+				if (tt_get(t, p, g))
+					break;
+			if (g == UINT32_MAX)
+				continue; /* the page's first access */
+			open[n] = g;
+			gaps[n++] = w - g - 1;
+		}
+		mdk_lopp_labels(gaps, n, accessed, rho_ppm, hist, label);
+		for (p = 0; p < n; p++) {
+			cnt[gaps[p]]++;
+			rec[gaps[p]] += label[p];
+			longest = gaps[p] > longest ? gaps[p] : longest;
+			if (open[p] >= from) {
+				*rows += 1;
+				*pos += label[p];
+				*closed_pos += label[p];
+			}
+		}
+	}
+	for (G = longest + 1, g = longest; g >= 1; g--) {
+		all += cnt[g];
+		r += rec[g];
+		if (2 * r > all)
+			G = g;
+	}
+	for (p = 0; p < t->P; p++)
+		for (w = W; w-- > from;)
+			if (tt_get(t, p, w)) {
+				if (W - 1 - w >= G) {
+					*rows += 1;
+					*pos += 1;
+				}
+				break;
+			}
+}
+
 START_TEST(test_train_labels_match_opp)
 {
 	static const double rhos[] = { 0.02, 0.1, 0.5 };
@@ -205,18 +270,13 @@ START_TEST(test_train_labels_match_opp)
 	struct mdk_lopp_train_report rep;
 	struct mdk_lopp_model *m;
 	char path[64], err[512], spec[64];
-	uint64_t pages = 0;
-	size_t i, p;
+	uint64_t rows, pos, cpos;
+	size_t i;
 
 	tt_write(t, path, sizeof(path));
-	for (p = 0; p < t->P; p++)
-		for (uint32_t w = 0; w < t->W; w++)
-			if (tt_get(t, p, w)) {
-				pages++;
-				break;
-			}
 	for (i = 0; i < MDK_ARRAY(rhos); i++) {
 		struct mdk_lopp_train_opts o = { .rho = rhos[i] };
+		uint32_t ppm = (uint32_t)llround(rhos[i] * 1e6);
 		struct mdk_policy *pol;
 		struct mdk_point pt;
 
@@ -229,18 +289,79 @@ START_TEST(test_train_labels_match_opp)
 		ck_assert_msg(!mdk_lopp_train(path, &o, &m, &rep, err,
 					      sizeof(err)),
 			      "%s", err);
+		brute_rows(t, t->W, 0, ppm, &rows, &pos, &cpos);
+		/* the closed intervals' labels are OPP's own decisions */
+		ck_assert_uint_eq(cpos, pt.promotions);
 		ck_assert_uint_eq(rep.windows, 40);
 		ck_assert_uint_eq(rep.split, 40);
 		ck_assert_double_eq(rep.sample, 1);
 		ck_assert_uint_eq(rep.intervals, tt_records(t));
-		ck_assert_uint_eq(rep.train.rows, tt_records(t));
+		ck_assert_uint_eq(rep.train.rows, rows);
+		ck_assert_uint_eq(rep.train.positives, pos);
+		/* some tails are too young to label, some old enough */
+		ck_assert_uint_lt(rows, tt_records(t));
+		ck_assert_uint_gt(pos, cpos);
 		ck_assert_uint_eq(rep.test.rows, 0);
-		ck_assert_uint_eq(rep.train.positives, pt.promotions + pages);
 		ck_assert_double_eq(mdk_lopp_model_rho(m), rhos[i]);
 		mdk_lopp_model_free(m);
 	}
 	unlink(path);
 	tt_free(t);
+}
+END_TEST
+
+/*
+ * Trained on windows 0..19 of 40: the training rows and the model are
+ * those of the trace cut after window 19 (no label sees a later window),
+ * and the held-out rows are the intervals opening from window 20 on,
+ * labelled with the whole trace.
+ */
+START_TEST(test_train_until_cuts)
+{
+	struct tt *t = tt_random(5, 40, 300), *cut = tt_new(20, 300);
+	struct mdk_lopp_train_opts o = { .rho = 0.1, .holdout = 0.2 };
+	struct mdk_lopp_train_report rep, rc;
+	struct mdk_lopp_model *m, *mc;
+	char path[64], pcut[64], err[512], *a, *b;
+	uint64_t rows, pos, cpos;
+	size_t p, la, lb;
+	FILE *f;
+
+	for (p = 0; p < t->P; p++)
+		memcpy(cut->acc + p * 20, t->acc + p * 40, 20);
+	memcpy(cut->ids, t->ids, t->P * sizeof(*t->ids));
+	tt_write(t, path, sizeof(path));
+	tt_write(cut, pcut, sizeof(pcut));
+	ck_assert_msg(!mdk_lopp_train_until(path, &o, 20, &m, &rep, err,
+					    sizeof(err)),
+		      "%s", err);
+	o.holdout = 0;
+	ck_assert_msg(!mdk_lopp_train(pcut, &o, &mc, &rc, err, sizeof(err)),
+		      "%s", err);
+	ck_assert_uint_eq(rep.windows, 20);
+	ck_assert_uint_eq(rep.split, 20);
+	ck_assert_uint_eq(rep.train.rows, rc.train.rows);
+	ck_assert_uint_eq(rep.train.positives, rc.train.positives);
+	ck_assert_uint_eq(rep.train.tp, rc.train.tp);
+	brute_rows(t, 40, 20, 100000, &rows, &pos, &cpos);
+	ck_assert_uint_eq(rep.test.rows, rows);
+	ck_assert_uint_eq(rep.test.positives, pos);
+	ck_assert_uint_gt(cpos, 0);
+	f = open_memstream(&a, &la);
+	mdk_lopp_model_print(m, f);
+	fclose(f);
+	f = open_memstream(&b, &lb);
+	mdk_lopp_model_print(mc, f);
+	fclose(f);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	mdk_lopp_model_free(m);
+	mdk_lopp_model_free(mc);
+	unlink(path);
+	unlink(pcut);
+	tt_free(t);
+	tt_free(cut);
 }
 END_TEST
 
@@ -349,6 +470,7 @@ static Suite *lopp_train_suite(void)
 	tcase_add_test(tc, test_assess_golden);
 	tcase_add_test(tc, test_fit_refuses);
 	tcase_add_test(tc, test_train_labels_match_opp);
+	tcase_add_test(tc, test_train_until_cuts);
 	tcase_add_test(tc, test_train_clear_pattern);
 	tcase_add_test(tc, test_train_refuses);
 	suite_add_tcase(s, tc);

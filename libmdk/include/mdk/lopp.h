@@ -70,7 +70,7 @@ void mdk_lopp_feat_forget(struct mdk_lopp_feat *f, uint32_t page);
 /* mdk_lopp_feat_memory() - bytes of per-page and per-region state. */
 size_t mdk_lopp_feat_memory(const struct mdk_lopp_feat *f);
 
-/* mdk_lopp_feature_name() - "page_reuse1" .. "region_age". */
+/* mdk_lopp_feature_name() - "page_reuse1" .. "region_recent". */
 const char *mdk_lopp_feature_name(unsigned int i);
 
 /* ---- the model ---- */
@@ -243,8 +243,9 @@ struct mdk_lopp_train_report {
  * mdk_lopp_train() - train on the (closed, indexed) trace @trace: every
  * interval's features at its opening access (first accesses included),
  * labelled with OPP(rho)'s decision when it closes (mdk_lopp_labels()
- * over all intervals ending in that window) or 1 for a tail (OPP reclaims
- * every tail); intervals opening in windows below split =
+ * over all intervals ending in that window), a tail with 1 once idle as
+ * long as the gaps OPP mostly reclaimed (left out while younger);
+ * intervals opening in windows below split =
  * ceil((1 - holdout) W) train, the rest are held out.  Fills *@rep.
  * Returns 0 or -errno: -EINVAL for an option out of range, a trace
  * without index or training rows of one class only.
@@ -255,10 +256,12 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 
 /*
  * mdk_lopp_train_until() - mdk_lopp_train() on windows 0..@until-1 of
- * @trace alone, as if the trace ended there (the intervals still open are
- * its tails; holdout splits those windows), so that a curve scored from
- * window @until (struct mdk_run_opts) sees no window the model learnt
- * from.  @until 0: every window.  -EINVAL for @until beyond the trace.
+ * @trace: the training rows labelled as if the trace ended there (the
+ * intervals still open are its tails), the held-out ones the intervals
+ * opening from @until on, labelled with the whole trace (holdout unused),
+ * so that a curve scored from window @until (struct mdk_run_opts) sees no
+ * window the model learnt from.  @until 0: every window.  -EINVAL for
+ * @until beyond the trace.
  */
 int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 			 uint32_t until, struct mdk_lopp_model **out,
