@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * L-OPP's features (mdk/lopp.h): per page and per 2 MiB region, the window
- * of the last access, of the first, an access count and the last
- * MDK_LOPP_HISTORY reuse distances.
+ * L-OPP's features (mdk/lopp.h): per page and per 2 MiB region, the last
+ * MDK_LOPP_HISTORY reuse distances, the share of windows with an access
+ * since the first and the accesses of the last 32 windows.  None grows
+ * with the trace's age, so that a model fitted on early windows meets
+ * the same ranges later (a count or an age since the first access would
+ * lie beyond any the training windows showed, where a tree is flat).
  *
  * A region's state moves on when the first of its pages is accessed in a
  * new window, so every page of a region accessed in window w sees the
@@ -21,6 +24,7 @@ struct hist {
 	uint32_t last1; /* last access window + 1; 0: never */
 	uint32_t first; /* window of the first access */
 	uint32_t count; /* accesses (windows, for a region) */
+	uint32_t recent; /* bit k: an access in window last - k */
 	uint32_t r[MDK_LOPP_HISTORY]; /* reuse distances, newest first */
 };
 
@@ -33,7 +37,7 @@ struct mdk_lopp_feat {
 	size_t rcap, ridxcap;
 	uint32_t window; /* newest window fed */
 	/*
-	 * log2(1 + x) for x = 0..nlg-1: every feature is a count of windows
+	 * log2(1 + x) for x = 0..nlg-1: every count feature is of windows
 	 * up to the newest, so a table replaces 12 log2() calls an access.
 	 */
 	float *lg;
@@ -42,8 +46,8 @@ struct mdk_lopp_feat {
 
 static const char *const names[MDK_LOPP_FEATURES] = {
 	"page_reuse1",	 "page_reuse2",	  "page_reuse3",   "page_reuse4",
-	"page_count",	 "page_age",	  "region_reuse1", "region_reuse2",
-	"region_reuse3", "region_reuse4", "region_count",  "region_age",
+	"page_rate",	 "page_recent",	  "region_reuse1", "region_reuse2",
+	"region_reuse3", "region_reuse4", "region_rate",   "region_recent",
 };
 
 const char *mdk_lopp_feature_name(unsigned int i)
@@ -96,9 +100,13 @@ static void hist_access(struct hist *h, uint32_t w)
 {
 	if (!h->last1) {
 		h->first = w;
+		h->recent = 1;
 	} else {
+		uint32_t d = w - (h->last1 - 1);
+
 		memmove(h->r + 1, h->r, sizeof(h->r) - sizeof(h->r[0]));
-		h->r[0] = w - (h->last1 - 1);
+		h->r[0] = d;
+		h->recent = (d < 32 ? h->recent << d : 0) | 1;
 	}
 	h->count++;
 	h->last1 = w + 1;
@@ -118,7 +126,7 @@ static int lg_grow(struct mdk_lopp_feat *f, uint32_t w)
 	return 0;
 }
 
-/* Every value is at most @w + 1 (a count of accesses in 0..w). */
+/* Right after an access in window @w; a reuse distance is at most @w. */
 static void hist_row(const float *lg, const struct hist *h, uint32_t w,
 		     float *x)
 {
@@ -126,8 +134,8 @@ static void hist_row(const float *lg, const struct hist *h, uint32_t w,
 
 	for (k = 0; k < MDK_LOPP_HISTORY; k++)
 		x[k] = lg[h->r[k]];
-	x[MDK_LOPP_HISTORY] = lg[h->count];
-	x[MDK_LOPP_HISTORY + 1] = lg[w - h->first];
+	x[MDK_LOPP_HISTORY] = (float)h->count / (float)(w - h->first + 1);
+	x[MDK_LOPP_HISTORY + 1] = lg[__builtin_popcount(h->recent)];
 }
 
 int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,

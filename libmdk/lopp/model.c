@@ -6,7 +6,7 @@
  *
  *   mdk-lopp-model 1
  *   rho 0.01
- *   features 12 page_reuse1 ... region_age
+ *   features 12 page_reuse1 ... region_recent
  *   mean M0 .. M11
  *   scale S0 .. S11
  *   weights W0 .. W11

@@ -20,7 +20,7 @@ static const char good[] =
 	"# a comment, and a blank line\n"
 	"\n"
 	"rho 0.01\n"
-	"features 12 page_reuse1 page_reuse2 page_reuse3 page_reuse4 page_count page_age region_reuse1 region_reuse2 region_reuse3 region_reuse4 region_count region_age\n"
+	"features 12 page_reuse1 page_reuse2 page_reuse3 page_reuse4 page_rate page_recent region_reuse1 region_reuse2 region_reuse3 region_reuse4 region_rate region_recent\n"
 	"mean 1 2 3 4 5 6 7 8 9 10 11 12\n"
 	"scale 0.5 1 1 1 1 1 1 1 1 1 1 2e0\n"
 	"weights 1.5 -0.25 0 0 0 0 0 0 0 0 0 -1e-3\n"
@@ -159,7 +159,7 @@ START_TEST(test_model_parse_bad)
 		  "t:5: (offset 57) expected each key once ('rho' was on line 4), got 'rho'" },
 		{ "rho 0.01\n", "", "expected key 'rho', got end of file" },
 		{ "bias -2\n", "",
-		  "t:9: (offset 325) expected key 'bias', got end of file" },
+		  "t:9: (offset 329) expected key 'bias', got end of file" },
 		{ "bias -2", "bias 1e999",
 		  "expected the bias, a finite number, got '1e999'" },
 		{ "rho 0.01", "rh0 0.01", "t:4: (offset 48) expected a key" },
@@ -168,9 +168,9 @@ START_TEST(test_model_parse_bad)
 		{ "features 12", "features 12.0", "got '12.0'" },
 		{ "page_reuse2", "page_reuse9",
 		  "expected feature 1 named 'page_reuse2', got 'page_reuse9'" },
-		{ " region_age\n", "\n",
+		{ " region_recent\n", "\n",
 		  "expected 13 values after 'features', got end of line after 12" },
-		{ "region_age\n", "region_age extra\n",
+		{ "region_recent\n", "region_recent extra\n",
 		  "expected end of line, got 'extra'" },
 		{ "scale 0.5", "scale 0",
 		  "expected scale 0, a finite positive number, got '0'" },
@@ -180,7 +180,7 @@ START_TEST(test_model_parse_bad)
 		{ "weights 1.5", "weights 1.5\r",
 		  "expected text, got byte 0x0d" },
 		{ "bias -2", "bias -2\x01",
-		  "t:9: (offset 332) expected text, got byte 0x01" },
+		  "t:9: (offset 336) expected text, got byte 0x01" },
 		{ "# a comment", "# a comment\x7f",
 		  "expected text, got byte 0x7f" },
 	};
@@ -243,7 +243,7 @@ START_TEST(test_model_parse_bad_bytes)
 			 -EINVAL);
 	ck_assert_msg(
 		strstr(err,
-		       "t:10: (offset 1357) expected a line of at most 1024 bytes"),
+		       "t:10: (offset 1361) expected a line of at most 1024 bytes"),
 		"%s", err);
 	/* 70000 bytes of blank lines after a good model */
 	memcpy(s, good, n);
@@ -269,7 +269,7 @@ START_TEST(test_model_score_bounded)
 	static const char extreme[] =
 		"mdk-lopp-model 1\n"
 		"rho 1\n"
-		"features 12 page_reuse1 page_reuse2 page_reuse3 page_reuse4 page_count page_age region_reuse1 region_reuse2 region_reuse3 region_reuse4 region_count region_age\n"
+		"features 12 page_reuse1 page_reuse2 page_reuse3 page_reuse4 page_rate page_recent region_reuse1 region_reuse2 region_reuse3 region_reuse4 region_rate region_recent\n"
 		"mean 0 0 0 0 0 0 0 0 0 0 0 0\n"
 		"scale 1e-300 1 1 1 1 1 1 1 1 1 1 1\n"
 		"weights 1e300 -1e300 1 1 1 1 1 1 1 1 1 1\n"

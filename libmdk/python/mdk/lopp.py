@@ -12,7 +12,7 @@ FEATURES = lib.MDK_LOPP_FEATURES
 
 
 def feature_names():
-    """The feature columns, "page_reuse1" .. "region_age"."""
+    """The feature columns, "page_reuse1" .. "region_recent"."""
     return [ffi.string(lib.mdk_lopp_feature_name(i)).decode()
             for i in range(FEATURES)]
 
