@@ -2,10 +2,14 @@
 /*
  * L-OPP's features (mdk/lopp.h): per page and per 2 MiB region, the last
  * MDK_LOPP_HISTORY reuse distances, the share of windows with an access
- * since the first and the accesses of the last 32 windows.  None grows
- * with the trace's age, so that a model fitted on early windows meets
- * the same ranges later (a count or an age since the first access would
- * lie beyond any the training windows showed, where a tree is flat).
+ * since the first and the accesses of the last MDK_LOPP_RECENT windows.
+ * None grows with the trace's age, so that a model fitted on early
+ * windows meets the same ranges later (a count or an age since the first
+ * access would lie beyond any the training windows showed, where a tree
+ * is flat).  A reuse distance not had yet counts as MDK_LOPP_RECENT
+ * windows, not 0: a page never seen back within them is more like a cold
+ * page than a hot one, and a logistic model's weight of a distance has
+ * one sign.
  *
  * A region's state moves on when the first of its pages is accessed in a
  * new window, so every page of a region accessed in window w sees the
@@ -24,7 +28,7 @@ struct hist {
 	uint32_t last1; /* last access window + 1; 0: never */
 	uint32_t first; /* window of the first access */
 	uint32_t count; /* accesses (windows, for a region) */
-	uint32_t recent; /* bit k: an access in window last - k */
+	uint32_t recent; /* bit k: an access in window last - k (32 bits) */
 	uint32_t r[MDK_LOPP_HISTORY]; /* reuse distances, newest first */
 };
 
@@ -42,6 +46,7 @@ struct mdk_lopp_feat {
 	 */
 	float *lg;
 	size_t nlg, lgcap;
+	float unseen; /* log2(1 + MDK_LOPP_RECENT) */
 };
 
 static const char *const names[MDK_LOPP_FEATURES] = {
@@ -63,6 +68,7 @@ int mdk_lopp_feat_new(struct mdk_lopp_feat **out)
 		free(f);
 		return -ENOMEM;
 	}
+	f->unseen = (float)log2(1.0 + MDK_LOPP_RECENT);
 	*out = f;
 	return 0;
 }
@@ -106,7 +112,7 @@ static void hist_access(struct hist *h, uint32_t w)
 
 		memmove(h->r + 1, h->r, sizeof(h->r) - sizeof(h->r[0]));
 		h->r[0] = d;
-		h->recent = (d < 32 ? h->recent << d : 0) | 1;
+		h->recent = (d < MDK_LOPP_RECENT ? h->recent << d : 0) | 1;
 	}
 	h->count++;
 	h->last1 = w + 1;
@@ -127,15 +133,15 @@ static int lg_grow(struct mdk_lopp_feat *f, uint32_t w)
 }
 
 /* Right after an access in window @w; a reuse distance is at most @w. */
-static void hist_row(const float *lg, const struct hist *h, uint32_t w,
-		     float *x)
+static void hist_row(const struct mdk_lopp_feat *f, const struct hist *h,
+		     uint32_t w, float *x)
 {
 	unsigned int k;
 
 	for (k = 0; k < MDK_LOPP_HISTORY; k++)
-		x[k] = lg[h->r[k]];
+		x[k] = h->r[k] ? f->lg[h->r[k]] : f->unseen;
 	x[MDK_LOPP_HISTORY] = (float)h->count / (float)(w - h->first + 1);
-	x[MDK_LOPP_HISTORY + 1] = lg[__builtin_popcount(h->recent)];
+	x[MDK_LOPP_HISTORY + 1] = f->lg[__builtin_popcount(h->recent)];
 }
 
 int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
@@ -174,8 +180,8 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 		hist_access(ph, window);
 		if (rh->last1 != window + 1)
 			hist_access(rh, window);
-		hist_row(f->lg, ph, window, x + i * MDK_LOPP_FEATURES);
-		hist_row(f->lg, rh, window,
+		hist_row(f, ph, window, x + i * MDK_LOPP_FEATURES);
+		hist_row(f, rh, window,
 			 x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY + 2);
 	}
 	return 0;

@@ -9,13 +9,15 @@
  * page at once when the model's score is at least theta, else keeps it
  * for the interval ("lopp:model=FILE,theta=..." in mdk/policy.h).
  *
- * Features of an access of page p in window w (MDK_LOPP_FEATURES, each
- * log2(1 + x); a reuse distance the page has not had yet is 0):
+ * Features of an access of page p in window w (MDK_LOPP_FEATURES; counts
+ * as log2(1 + x), a reuse distance the page has not had yet counting
+ * MDK_LOPP_RECENT windows):
  *
  *   0..3   p's last MDK_LOPP_HISTORY reuse distances, newest first (the
  *          first is w minus p's previous access window)
- *   4      p's accesses so far, this one included
- *   5      p's age: w minus the window of its first access
+ *   4      p's accesses so far, this one included, over the windows since
+ *          its first (1 + w - first): a share from 0 to 1
+ *   5      p's accesses in the last MDK_LOPP_RECENT windows
  *   6..11  the same for p's 2 MiB region (ids >> 9), over the windows in
  *          which any page of the region was accessed
  *
@@ -36,6 +38,7 @@ extern "C" {
 
 #define MDK_LOPP_FEATURES 12
 #define MDK_LOPP_HISTORY 4
+#define MDK_LOPP_RECENT 32 /* windows of page_recent; an unseen reuse */
 #define MDK_LOPP_REGION_SHIFT 9 /* 512 pages of 4 KiB: 2 MiB */
 
 /*
