@@ -94,6 +94,7 @@ static struct mdk_eval *eval_new(const struct mdkd_settings *set, char *err,
 		.horizon = set->horizon,
 		.policies = list,
 		.lopp_rho = set->target_rate,
+		.lopp_model = (uint32_t)set->lopp_model,
 	};
 	bool has = false;
 	const char *p;
@@ -387,7 +388,8 @@ static void policy_update(struct mdkd_target *t, void *state,
 	if (set->horizon != old->horizon ||
 	    strcmp(set->evaluate, old->evaluate) ||
 	    runs_lopp(set) != runs_lopp(old) ||
-	    (runs_lopp(set) && set->target_rate != old->target_rate)) {
+	    (runs_lopp(set) && set->target_rate != old->target_rate) ||
+	    set->lopp_model != old->lopp_model) {
 		struct mdk_eval *e = eval_new(set, err, sizeof(err));
 
 		if (!e) {
