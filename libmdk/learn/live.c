@@ -139,7 +139,7 @@ void mdk__lopp_live_free(struct mdk__lopp_live *l)
 
 	if (!l)
 		return;
-	/* First: the thread reads no state of ours, but joins here. */
+	/* Join a fit in flight first: it reads its own set only. */
 	mdk__lopp_fit_free(l->fit);
 	for (i = 0; l->ring && i < l->H; i++) {
 		free(l->ring[i].recs);

@@ -102,5 +102,5 @@ wl=$?
 mdkd_stop
 [ $wl -eq 0 ]
 ktap_check "the workload's data is intact (exit 0)"
-ktap_diag "mdkd_policy_lopp took $((SECONDS - t0)) s"
+ktap_diag "$(basename "$0" .sh) took $((SECONDS - t0)) s"
 ktap_finish
