@@ -73,6 +73,7 @@ enum mdkd_key_type {
 	MDKD_T_POLICY, /* char[]: one online policy (age, paw, pace) */
 	MDKD_T_POLICIES, /* char[]: a list of policies with curves */
 	MDKD_T_BACKEND, /* int: enum mdkd_backend, swap or cxl */
+	MDKD_T_LOPP_MODEL, /* int: enum mdk_lopp_kind, logistic or trees */
 };
 
 struct mdkd_key {

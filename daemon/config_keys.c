@@ -156,6 +156,9 @@ const struct mdkd_key mdkd_keys[] = {
 	{ "rate_guard", MDKD_SCOPE_CGROUP, MDKD_T_BOOL, S(rate_guard), "on", 0,
 	  0, false, false,
 	  "policy, lopp: a window whose measured rate exceeds target_rate raises theta halfway to 1 (fewer reclaims); a horizon of windows within it lowers it a step" },
+	{ "lopp_model", MDKD_SCOPE_CGROUP, MDKD_T_LOPP_MODEL, S(lopp_model),
+	  "logistic", 0, 0, false, false,
+	  "policy, lopp: the model fitted live, logistic (regression) or trees (gradient-boosted); a change restarts the evaluation" },
 	{ "trace_file", MDKD_SCOPE_CGROUP, MDKD_T_PATH, S(trace_file), "", 0, 0,
 	  false, true,
 	  "policy: also write the sampled windows to this access-bit trace (.mdkt); empty: off" },
@@ -506,17 +509,39 @@ static int parse_backend(const struct mdkd_key *k, const char *s, void *f,
 		       "%s: expected swap or cxl, got '%s'", k->name, s);
 }
 
+static int parse_lopp_model(const struct mdkd_key *k, const char *s, void *f,
+			    char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < MDKD_LOPP_MODEL_NR; i++)
+		if (!strcmp(s, mdkd_lopp_model_names[i])) {
+			*(int *)f = i;
+			return 0;
+		}
+	return mdk_err(err, errlen, -EINVAL,
+		       "%s: expected logistic or trees, got '%s'", k->name, s);
+}
+
 typedef int (*key_parser)(const struct mdkd_key *k, const char *s, void *f,
 			  char *err, size_t errlen);
 
 static const key_parser parsers[] = {
-	[MDKD_T_DURATION] = parse_duration, [MDKD_T_PERCENT] = parse_percent,
-	[MDKD_T_DOUBLE] = parse_double,	    [MDKD_T_BYTES] = parse_bytes,
-	[MDKD_T_UINT] = parse_uint,	    [MDKD_T_MODE] = parse_mode,
-	[MDKD_T_ACTUATOR] = parse_actuator, [MDKD_T_PATH] = parse_path,
-	[MDKD_T_LOGLEVEL] = parse_loglevel, [MDKD_T_BOOL] = parse_bool,
-	[MDKD_T_INT] = parse_int,	    [MDKD_T_POLICY] = parse_policy,
-	[MDKD_T_POLICIES] = parse_policies, [MDKD_T_BACKEND] = parse_backend,
+	[MDKD_T_DURATION] = parse_duration,
+	[MDKD_T_PERCENT] = parse_percent,
+	[MDKD_T_DOUBLE] = parse_double,
+	[MDKD_T_BYTES] = parse_bytes,
+	[MDKD_T_UINT] = parse_uint,
+	[MDKD_T_MODE] = parse_mode,
+	[MDKD_T_ACTUATOR] = parse_actuator,
+	[MDKD_T_PATH] = parse_path,
+	[MDKD_T_LOGLEVEL] = parse_loglevel,
+	[MDKD_T_BOOL] = parse_bool,
+	[MDKD_T_INT] = parse_int,
+	[MDKD_T_POLICY] = parse_policy,
+	[MDKD_T_POLICIES] = parse_policies,
+	[MDKD_T_BACKEND] = parse_backend,
+	[MDKD_T_LOPP_MODEL] = parse_lopp_model,
 };
 
 static bool key_is_string(const struct mdkd_key *k)
@@ -609,6 +634,9 @@ void mdkd_key_format(const struct mdkd_key *k, const void *base, char *buf,
 		break;
 	case MDKD_T_BACKEND:
 		snprintf(buf, len, "%s", mdkd_backend_name(*(const int *)f));
+		break;
+	case MDKD_T_LOPP_MODEL:
+		snprintf(buf, len, "%s", mdkd_lopp_model_name(*(const int *)f));
 		break;
 	case MDKD_T_LOGLEVEL:
 		i = *(const int *)f;

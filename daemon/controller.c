@@ -38,6 +38,18 @@ const char *mdkd_backend_name(int backend)
 		       "?";
 }
 
+const char *const mdkd_lopp_model_names[MDKD_LOPP_MODEL_NR] = {
+	"logistic", /* MDK_LOPP_LOGISTIC */
+	"trees", /* MDK_LOPP_TREES */
+};
+
+const char *mdkd_lopp_model_name(int kind)
+{
+	return kind >= 0 && kind < MDKD_LOPP_MODEL_NR ?
+		       mdkd_lopp_model_names[kind] :
+		       "?";
+}
+
 uint64_t mdkd_mode_interval_us(const struct mdkd_settings *set)
 {
 	return set->mode->interval_us ? set->mode->interval_us(set) :

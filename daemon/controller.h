@@ -59,6 +59,12 @@ extern const char *const mdkd_backend_names[MDKD_BACKEND_NR];
 /* mdkd_backend_name() - "swap", "cxl", or "?" out of range. */
 const char *mdkd_backend_name(int backend);
 
+/* Policy mode, lopp: the model kinds, indexed by enum mdk_lopp_kind. */
+#define MDKD_LOPP_MODEL_NR 2
+extern const char *const mdkd_lopp_model_names[MDKD_LOPP_MODEL_NR];
+/* mdkd_lopp_model_name() - "logistic", "trees", or "?" out of range. */
+const char *mdkd_lopp_model_name(int kind);
+
 #define MDKD_SPEC_MAX 192 /* a policy spec or list in the settings */
 
 /* The tunables of one managed cgroup (defaults in the table of config.c). */
@@ -92,6 +98,7 @@ struct mdkd_settings {
 	bool cxl_promote; /* move accessed tier pages back; on */
 	bool drop_swap_cache; /* swap: reclaim what page-outs left cached; off */
 	bool rate_guard; /* lopp: a window over target steps theta up; on */
+	int lopp_model; /* lopp: enum mdk_lopp_kind it fits; logistic */
 	char trace_file[256]; /* the windows as an .mdkt trace; "" off */
 };
 

@@ -94,6 +94,8 @@ static struct mdk_eval *eval_new(const struct mdkd_settings *set, char *err,
 		.horizon = set->horizon,
 		.policies = list,
 		.lopp_rho = set->target_rate,
+		.lopp_model = (uint32_t)set->lopp_model,
+		.lopp_async = 1, /* the loop does not wait for a fit */
 	};
 	bool has = false;
 	const char *p;
@@ -104,6 +106,21 @@ static struct mdk_eval *eval_new(const struct mdkd_settings *set, char *err,
 	snprintf(list, sizeof(list), "%s%s", set->evaluate,
 		 runs_lopp(set) && !has ? ",lopp" : "");
 	return mdk_eval_new(&o, err, errlen);
+}
+
+/* A fit that failed in lopp's worker: the previous model stays. */
+static void lopp_fit_check(struct policy_state *st)
+{
+	struct mdk_eval_lopp l;
+
+	if (!mdk_eval_lopp(st->eval, &l))
+		return;
+	if (l.failures && l.failures != st->lopp_failures)
+		mdkd_policy_error(
+			st,
+			"lopp: fit failed (%llu so far): %s; the previous model stays",
+			(unsigned long long)l.failures, l.error);
+	st->lopp_failures = l.failures;
 }
 
 static void trace_close(struct policy_state *st)
@@ -284,6 +301,7 @@ static void policy_observe(struct mdkd_target *t, void *state,
 		st->guard_theta = 0;
 		return;
 	}
+	lopp_fit_check(st);
 	if (w.have_counters || st->tier_node >= 0)
 		mdkd_policy_guard_observe(st, w.index, measured, w.nr_pages);
 	st->last = w;
@@ -387,7 +405,8 @@ static void policy_update(struct mdkd_target *t, void *state,
 	if (set->horizon != old->horizon ||
 	    strcmp(set->evaluate, old->evaluate) ||
 	    runs_lopp(set) != runs_lopp(old) ||
-	    (runs_lopp(set) && set->target_rate != old->target_rate)) {
+	    (runs_lopp(set) && set->target_rate != old->target_rate) ||
+	    set->lopp_model != old->lopp_model) {
 		struct mdk_eval *e = eval_new(set, err, sizeof(err));
 
 		if (!e) {

@@ -64,6 +64,7 @@ struct policy_state {
 	uint32_t guard_good; /* windows within the target since a step */
 	uint64_t guard_steps;
 	int64_t guard_window; /* sampler window of the last step; -1: none */
+	uint64_t lopp_failures; /* lopp's failed fits, as last logged */
 	char running[96];
 	bool tuned;
 	enum mdkd_reason why; /* MDKD_R_RECLAIM, or why nothing is picked */

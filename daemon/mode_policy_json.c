@@ -102,7 +102,11 @@ static void lopp_json(struct policy_state *st, struct json_object *o)
 	if (!mdk_eval_lopp(st->eval, &l))
 		return;
 	j = json_object_new_object();
+	mdkd_json_add_str(j, "model",
+			  mdkd_lopp_model_name(st->t->set->lopp_model));
 	mdkd_json_add_u64(j, "trainings", l.trainings);
+	mdkd_json_add_bool(j, "fitting", l.fitting);
+	mdkd_json_add_u64(j, "fit_failures", l.failures);
 	mdkd_json_add_u64(j, "rows", l.rows);
 	mdkd_json_add_double(j, "precision", l.precision);
 	mdkd_json_add_double(j, "recall", l.recall);

@@ -444,6 +444,7 @@ size_t mdk_eval_memory(const struct mdk_eval *e)
 bool mdk_eval_lopp(const struct mdk_eval *e, struct mdk_eval_lopp *out)
 {
 	struct mdk_lopp_quality q;
+	const char *why;
 
 	memset(out, 0, sizeof(*out));
 	if (!e->lopp)
@@ -452,5 +453,13 @@ bool mdk_eval_lopp(const struct mdk_eval *e, struct mdk_eval_lopp *out)
 	out->precision = q.precision;
 	out->recall = q.recall;
 	out->auc = q.auc;
+	mdk__lopp_live_fits(e->lopp, &out->fitting, &out->failures, &why);
+	snprintf(out->error, sizeof(out->error), "%s", why);
 	return true;
+}
+
+void mdk_eval_lopp_wait(struct mdk_eval *e)
+{
+	if (e->lopp)
+		mdk__lopp_live_wait(e->lopp);
 }

@@ -121,6 +121,7 @@ int mdk__eval_lopp_build(struct mdk_eval *e, struct egen *g, char *err,
 			    &e->lopp))
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
 		mdk__lopp_live_set_kind(e->lopp, e->opts.lopp_model);
+		mdk__lopp_live_set_async(e->lopp, e->opts.lopp_async);
 	}
 	model = mdk__lopp_live_model(e->lopp);
 	mdk_mpc_free(g->mpc);

@@ -40,6 +40,40 @@ uint32_t mdk__lopp_tail_gap(const uint64_t *cnt, const uint64_t *pos,
 			    uint32_t longest);
 
 /* ------------------------------------------------------------------ */
+/* L-OPP live: its refit (live_fit.c), for live.c */
+
+#define MDK__LOPP_FIT_ERR 256
+
+struct mdk__lopp_fit;
+struct mdk_lopp_model;
+struct mdk_lopp_quality;
+
+int mdk__lopp_fit_new(size_t rows, struct mdk__lopp_fit **out);
+/* Waits for a fit in flight (no hold) and drops its result. */
+void mdk__lopp_fit_free(struct mdk__lopp_fit *f);
+/* The job's set to fill with the rows of the next fit; NULL while busy. */
+struct mdk_lopp_set *mdk__lopp_fit_set(struct mdk__lopp_fit *f);
+/*
+ * Fit a model of @kind (enum mdk_lopp_kind) at @rho to the job's set, in
+ * a thread of its own when @async, else here and now.  The job is busy
+ * until the result is collected.
+ */
+void mdk__lopp_fit_start(struct mdk__lopp_fit *f, double rho, unsigned int kind,
+			 bool async);
+bool mdk__lopp_fit_busy(const struct mdk__lopp_fit *f);
+/* Block until the fit in flight, if any, is done (not collected). */
+void mdk__lopp_fit_wait(struct mdk__lopp_fit *f);
+/*
+ * A finished fit's model and its quality on its rows (at 0.5), taken
+ * over: 1, 0 when none is finished, or the fit's -errno with its reason
+ * in @err.  The job is idle after a result or an error.
+ */
+int mdk__lopp_fit_collect(struct mdk__lopp_fit *f, struct mdk_lopp_model **m,
+			  struct mdk_lopp_quality *q, char *err, size_t errlen);
+/* Test hook: while @hold, a fit started in a thread waits to begin. */
+void mdk__lopp_fit_hold(struct mdk__lopp_fit *f, bool hold);
+
+/* ------------------------------------------------------------------ */
 /* L-OPP live (live.c), for the evaluator */
 
 struct mdk__lopp_live;
@@ -57,6 +91,19 @@ int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
 void mdk__lopp_live_free(struct mdk__lopp_live *l);
 /* Fit models of @kind (enum mdk_lopp_kind) from now on; logistic at first. */
 void mdk__lopp_live_set_kind(struct mdk__lopp_live *l, unsigned int kind);
+/*
+ * Fit in a worker thread (@async) from now on: a window that starts a
+ * fit returns at once, and the first window after it finished takes the
+ * model.  A fit that fails there keeps the previous model and counts.
+ */
+void mdk__lopp_live_set_async(struct mdk__lopp_live *l, bool async);
+/* Block until the fit in flight, if any, is done: the next window takes it. */
+void mdk__lopp_live_wait(struct mdk__lopp_live *l);
+/* The refit: one in flight, fits failed in the thread, the last reason. */
+void mdk__lopp_live_fits(const struct mdk__lopp_live *l, bool *fitting,
+			 uint64_t *failures, const char **error);
+/* Test hook (mdk__lopp_fit_hold()). */
+void mdk__lopp_live_hold(struct mdk__lopp_live *l, bool hold);
 /*
  * Window @w: @n accesses, page ids @ids, dense indices @idx, the window
  * of each page's previous access @start (MDK_NONE: first), as the

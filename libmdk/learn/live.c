@@ -22,7 +22,10 @@
  *    horizon (the newest @rows of them: every access's features with its
  *    label), and every access in the horizon is keyed again with it, so
  *    that the curve over theta (mdk__lopp_live_fill()) is the current
- *    model's.
+ *    model's.  Asynchronous, the fit runs in a worker thread on a copy of
+ *    the rows (live_fit.c) and the first window after it is done takes
+ *    the model and keys the horizon then; a retrain window finding a fit
+ *    still in flight starts none.
  *
  * Per page, the key of its last access (what mdk_eval_pick() decides on):
  * an access older than the horizon keeps the key it had when it left.
@@ -62,10 +65,13 @@ struct mdk__lopp_live {
 	size_t rows; /* the training set's capacity */
 	struct lwin *ring; /* window w in slot w % H */
 	struct mdk_lopp_feat *feat;
-	struct mdk_lopp_set *set;
+	struct mdk__lopp_fit *fit; /* its set holds the rows of a fit */
+	bool async;
 	struct mdk_lopp_model *model;
 	struct mdk_lopp_quality quality; /* of the model on its rows */
-	uint64_t trainings;
+	uint64_t trainings, failures;
+	size_t nrows; /* rows of the last training set */
+	char error[MDK__LOPP_FIT_ERR]; /* of the last failed fit */
 	struct lpage *page;
 	size_t pcap;
 	/* scratch */
@@ -91,7 +97,7 @@ int mdk__lopp_live_new(uint32_t H, uint32_t rho_ppm, uint32_t retrain,
 	l->gcnt = calloc((size_t)H + 1, sizeof(*l->gcnt));
 	l->gpos = calloc((size_t)H + 1, sizeof(*l->gpos));
 	if (!l->ring || !l->hist || !l->gcnt || !l->gpos ||
-	    mdk_lopp_feat_new(&l->feat) || mdk_lopp_set_new(rows, &l->set)) {
+	    mdk_lopp_feat_new(&l->feat) || mdk__lopp_fit_new(rows, &l->fit)) {
 		mdk__lopp_live_free(l);
 		return -ENOMEM;
 	}
@@ -104,19 +110,43 @@ void mdk__lopp_live_set_kind(struct mdk__lopp_live *l, unsigned int kind)
 	l->kind = kind;
 }
 
+void mdk__lopp_live_set_async(struct mdk__lopp_live *l, bool async)
+{
+	l->async = async;
+}
+
+void mdk__lopp_live_wait(struct mdk__lopp_live *l)
+{
+	mdk__lopp_fit_wait(l->fit);
+}
+
+void mdk__lopp_live_hold(struct mdk__lopp_live *l, bool hold)
+{
+	mdk__lopp_fit_hold(l->fit, hold);
+}
+
+void mdk__lopp_live_fits(const struct mdk__lopp_live *l, bool *fitting,
+			 uint64_t *failures, const char **error)
+{
+	*fitting = mdk__lopp_fit_busy(l->fit);
+	*failures = l->failures;
+	*error = l->error;
+}
+
 void mdk__lopp_live_free(struct mdk__lopp_live *l)
 {
 	uint32_t i;
 
 	if (!l)
 		return;
+	/* Join a fit in flight first: it reads its own set only. */
+	mdk__lopp_fit_free(l->fit);
 	for (i = 0; l->ring && i < l->H; i++) {
 		free(l->ring[i].recs);
 		free(l->ring[i].x);
 	}
 	free(l->ring);
 	mdk_lopp_feat_free(l->feat);
-	mdk_lopp_set_free(l->set);
 	mdk_lopp_model_free(l->model);
 	free(l->page);
 	free(l->gaps);
@@ -198,17 +228,47 @@ static uint32_t live_tail_gap(struct mdk__lopp_live *l, uint32_t lo,
 	return mdk__lopp_tail_gap(l->gcnt, l->gpos, longest);
 }
 
-static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,
-		      size_t errlen)
+/*
+ * A finished fit: the window @w takes its model and keys the horizon.
+ * 1 with a new model, 0 without; a failed fit's error is returned on
+ * the window's path, counted and kept (the old model stays) off it.
+ */
+static int live_collect(struct mdk__lopp_live *l, uint32_t w, char *err,
+			size_t errlen)
 {
-	uint32_t lo = w >= l->H ? w - l->H + 1 : 0, G, v;
-	struct mdk_lopp_fit_opts fo = { 0 };
+	uint32_t lo = w >= l->H ? w - l->H + 1 : 0;
+	struct mdk_lopp_quality q;
 	struct mdk_lopp_model *m;
 	int ret;
 
+	ret = mdk__lopp_fit_collect(l->fit, &m, &q, l->error, sizeof(l->error));
+	if (ret < 0 && !l->async)
+		return mdk_err(err, errlen, ret, "%s", l->error);
+	if (ret < 0) {
+		l->failures++;
+		return 0;
+	}
+	if (!ret)
+		return 0;
+	mdk_lopp_model_free(l->model);
+	l->model = m;
+	l->quality = q;
+	l->trainings++;
+	live_rekey(l, lo, w);
+	return 1;
+}
+
+/* Start a fit to the horizon's rows at window @w. */
+static void live_train(struct mdk__lopp_live *l, uint32_t w)
+{
+	uint32_t lo = w >= l->H ? w - l->H + 1 : 0, G, v;
+	struct mdk_lopp_set *set = mdk__lopp_fit_set(l->fit);
+
+	if (!set)
+		return; /* one in flight */
 	G = live_tail_gap(l, lo, w);
 	/* The horizon's rows, oldest first: the set keeps the newest. */
-	mdk_lopp_set_clear(l->set);
+	mdk_lopp_set_clear(set);
 	for (v = lo; v <= w; v++) {
 		const struct lwin *s = &l->ring[v % l->H];
 		size_t i;
@@ -218,25 +278,15 @@ static int live_train(struct mdk__lopp_live *l, uint32_t w, char *err,
 
 			if (!r->dn && w - v < G)
 				continue; /* open, and too young to tell */
-			mdk_lopp_set_add(l->set, s->x + i * MDK_LOPP_FEATURES,
+			mdk_lopp_set_add(set, s->x + i * MDK_LOPP_FEATURES,
 					 r->dn ? r->label : true);
 		}
 	}
-	if (!mdk_lopp_set_positives(l->set) ||
-	    mdk_lopp_set_positives(l->set) == mdk_lopp_set_size(l->set))
-		return 0; /* one class only: nothing to learn yet */
-	fo.kind = (enum mdk_lopp_kind)l->kind;
-	ret = mdk_lopp_fit_with(l->set, l->rho_ppm / 1e6, &fo, &m, err, errlen);
-	if (ret)
-		return ret;
-	mdk_lopp_model_free(l->model);
-	l->model = m;
-	l->trainings++;
-	ret = mdk_lopp_assess(m, l->set, 0.5, &l->quality);
-	if (ret)
-		return mdk_err(err, errlen, ret, "out of memory");
-	live_rekey(l, lo, w);
-	return 1;
+	l->nrows = mdk_lopp_set_size(set);
+	if (!mdk_lopp_set_positives(set) ||
+	    mdk_lopp_set_positives(set) == mdk_lopp_set_size(set))
+		return; /* one class only: nothing to learn yet */
+	mdk__lopp_fit_start(l->fit, l->rho_ppm / 1e6, l->kind, l->async);
 }
 
 int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
@@ -290,9 +340,12 @@ int mdk__lopp_live_window(struct mdk__lopp_live *l, uint32_t w,
 		l->page[p].key = r->key;
 	}
 	s->n = n;
-	if ((w + 1) % l->retrain)
-		return 0;
-	return live_train(l, w, err, errlen);
+	/* A fit done since the last window (async), then maybe a new one. */
+	ret = live_collect(l, w, err, errlen);
+	if (ret < 0 || (w + 1) % l->retrain)
+		return ret;
+	live_train(l, w);
+	return l->async ? ret : live_collect(l, w, err, errlen);
 }
 
 const struct mdk_lopp_model *
@@ -306,7 +359,7 @@ void mdk__lopp_live_stats(const struct mdk__lopp_live *l, uint64_t *trainings,
 {
 	*trainings = l->trainings;
 	*q = l->quality;
-	*rows = mdk_lopp_set_size(l->set);
+	*rows = l->nrows;
 }
 
 size_t mdk__lopp_live_memory(const struct mdk__lopp_live *l)

@@ -288,12 +288,16 @@ struct mdk_eval_opts {
     uint32_t lopp_retrain;
     size_t lopp_rows;
     uint32_t lopp_model;
+    uint32_t lopp_async;
 };
 struct mdk_eval_lopp {
     uint64_t trainings;
     size_t rows;
     double precision, recall;
     double auc;
+    bool fitting;
+    uint64_t failures;
+    char error[256];
 };
 struct mdk_eval_sel {
     int policy;

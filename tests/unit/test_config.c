@@ -45,6 +45,26 @@ START_TEST(test_config_defaults)
 	ck_assert_str_eq(cfg->global.prometheus_file, "");
 	ck_assert_int_eq(cfg->global.log_level, LOG_INFO);
 	ck_assert_uint_eq(cfg->nsections, 0);
+	ck_assert_str_eq(mdkd_lopp_model_name(s->lopp_model), "logistic");
+	mdkd_config_free(cfg);
+}
+END_TEST
+
+/* lopp_model: a cgroup's trees over the global logistic. */
+START_TEST(test_config_lopp_model)
+{
+	static const char text[] = "[global]\nlopp_model = logistic\n"
+				   "[cgroup a]\nlopp_model = trees\n";
+	struct mdkd_config *cfg;
+	char err[512];
+
+	ck_assert_msg(!mdkd_config_parse(text, strlen(text), "t.conf", &cfg,
+					 err, sizeof(err)),
+		      "%s", err);
+	ck_assert_int_eq(cfg->defaults.lopp_model, 0);
+	ck_assert_uint_eq(cfg->nsections, 1);
+	ck_assert_int_eq(cfg->sections[0].set.lopp_model, 1);
+	ck_assert_str_eq(mdkd_lopp_model_name(1), "trees");
 	mdkd_config_free(cfg);
 }
 END_TEST
@@ -175,6 +195,8 @@ static const struct {
 	{ "[global]\nsocket =\n",
 	  "t.conf:2: socket: expected an absolute path" },
 	{ "[global]\nlog_level = loud\n", "t.conf:2: log_level" },
+	{ "[global]\nlopp_model = forest\n",
+	  "t.conf:2: lopp_model: expected logistic or trees, got 'forest'" },
 	{ "[global]\ninterval = 6 # not a comment\n", "t.conf:2: interval" },
 	/* The first error is the one reported, whatever its kind. */
 	{ "[global]\nbogus = 1\ninterval = x\n", "t.conf:2: bogus" },
@@ -356,6 +378,7 @@ static Suite *config_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_config_defaults);
+	tcase_add_test(tc, test_config_lopp_model);
 	tcase_add_test(tc, test_config_format_round_trips);
 	tcase_add_test(tc, test_config_sections_layer);
 	tcase_add_loop_test(tc, test_config_errors_name_line_and_key, 0,

@@ -9,7 +9,8 @@
 # pages L-OPP took for cold fault back and a window's measured rate
 # exceeds the target.  The guard raises theta until it holds: from two
 # windows after its last step on, no window's measured rate is above 1.5x
-# the target.  The data survives.
+# the target.  The data survives.  LOPP_MODEL (lopp_model, default
+# logistic) is what mdkd_policy_lopp_trees.sh sets.
 . "$(dirname "$0")/lib/mdkd_lib.sh"
 
 COLD=16
@@ -19,6 +20,7 @@ TARGET=0.02
 WARM_AFTER=50 # s: the pattern change
 RUN=130 # s of workload in all
 WAIT_S=90
+LOPP_MODEL=${LOPP_MODEL:-logistic}
 
 mdkd_require 128
 command -v python3 >/dev/null || ksft_skip "python3 not installed"
@@ -34,12 +36,12 @@ wl_t0=$SECONDS
 mdkd_conf "$MDK_TMP/lopp.conf" "[cgroup $name]" "mode = policy" \
 	"window = 2s" "horizon = 12" "psi_threshold = 20%" "policy = lopp" \
 	"auto_tune = on" "target_rate = 2%" "warmup = 4" "backend = swap" \
-	"evaluate = age,lopp" "drop_swap_cache = off"
+	"evaluate = age,lopp" "drop_swap_cache = off" "lopp_model = $LOPP_MODEL"
 # The drop's own promotions (the kernel's choice of pages, counted in
 # every setting's curve) are not what this test is about.
 mdkd_start "$MDK_TMP/lopp.conf" || ktap_bail "mdkd did not start"
 mdkctl_ status | grep -q "^$name "
-ktap_check "mdkd (policy lopp, auto-tuned to 2%, rate_guard on) manages the workload's cgroup"
+ktap_check "mdkd (policy lopp $LOPP_MODEL, auto-tuned to 2%, rate_guard on) manages the workload's cgroup"
 
 # Per window: index, measured promotions, accessed pages (status, polled).
 declare -A prom acc
@@ -62,9 +64,10 @@ swap=$(smaps_kb Swap)
 out=$(status_py "p['lopp']['trainings'], p['lopp']['rows'], p['lopp']['auc'], p['totals']['out_pages'], p['running']['setting']")
 ktap_diag "before the change, after $((SECONDS - t0)) s: trainings, rows, auc, out pages, setting: $out; workload Swap ${swap} kB"
 read -r trainings rows auc outp setting <<<"$out"
+model=$(status_py "p['lopp']['model']")
 [ "${trainings:-0}" -ge 2 ] && [ "${swap:-0}" -ge $want ] &&
-	[ "${setting#lopp}" != "$setting" ]
-ktap_check "L-OPP learns live (>= 2 models) and pages the cold set out (>= 80% of $COLD MiB in swap)"
+	[ "${setting#lopp}" != "$setting" ] && [ "$model" = "$LOPP_MODEL" ]
+ktap_check "L-OPP ($model) learns live (>= 2 models) and pages the cold set out (>= 80% of $COLD MiB in swap)"
 
 # After the change: the warm set comes back every 4 s.
 while [ $((SECONDS - wl_t0)) -lt $((RUN - 4)) ]; do
@@ -73,6 +76,7 @@ while [ $((SECONDS - wl_t0)) -lt $((RUN - 4)) ]; do
 done
 out=$(status_py "p['lopp']['guard_steps'], p['lopp']['guard_window'], p['lopp']['guard_theta'], p['running']['setting'], p['lopp']['trainings']")
 read -r steps gwin gtheta setting trainings <<<"$out"
+ktap_diag "status -j, policy.lopp: $(status_py "json.dumps(p['lopp'])")"
 ktap_diag "after the change: guard steps $steps, last in window $gwin, guard theta $gtheta, running $setting, $trainings models"
 rates=$(for i in $(printf '%s\n' "${!acc[@]}" | sort -n); do
 	echo "$i ${prom[$i]} ${acc[$i]}"
@@ -98,5 +102,5 @@ wl=$?
 mdkd_stop
 [ $wl -eq 0 ]
 ktap_check "the workload's data is intact (exit 0)"
-ktap_diag "mdkd_policy_lopp took $((SECONDS - t0)) s"
+ktap_diag "$(basename "$0" .sh) took $((SECONDS - t0)) s"
 ktap_finish

@@ -63,6 +63,12 @@ struct mdk_eval_opts {
 	size_t lopp_rows;
 	/* Its model kind: MDK_LOPP_LOGISTIC (0) or MDK_LOPP_TREES (1). */
 	uint32_t lopp_model;
+	/*
+	 * Nonzero: fit in a worker thread, off mdk_eval_window()'s path
+	 * (mdkd), the first window after the fit is done taking its model;
+	 * 0: inside the retrain window's call, deterministic.
+	 */
+	uint32_t lopp_async;
 };
 
 /* L-OPP's learning so far (mdk_eval_lopp()). */
@@ -71,6 +77,10 @@ struct mdk_eval_lopp {
 	size_t rows; /* labelled intervals kept */
 	double precision, recall; /* of the newest model on them, at 0.5 */
 	double auc;
+	/* lopp_async: a fit in flight, fits failed, the last one's reason */
+	bool fitting;
+	uint64_t failures;
+	char error[256];
 };
 
 /* One setting of one evaluated policy. */
@@ -248,6 +258,12 @@ void mdk_eval_rates(const struct mdk_eval *e, struct mdk_eval_rates *measured,
  * Return: false when no lopp policy is evaluated.
  */
 bool mdk_eval_lopp(const struct mdk_eval *e, struct mdk_eval_lopp *out);
+
+/*
+ * mdk_eval_lopp_wait() - with lopp_async, block until the fit in flight,
+ * if any, is done; the next window takes its model.
+ */
+void mdk_eval_lopp_wait(struct mdk_eval *e);
 
 /* mdk_eval_pages() - pages tracked; mdk_eval_memory() - bytes held. */
 size_t mdk_eval_pages(const struct mdk_eval *e);
