@@ -20,6 +20,9 @@
 
 #include "../policy_int.h"
 
+/* Accesses ahead whose page history is prefetched. */
+#define PREFETCH 16
+
 struct hist {
 	uint32_t last1; /* last access window + 1; 0: never */
 	uint32_t first; /* window of the first access */
@@ -103,8 +106,10 @@ static void hist_access(struct hist *h, uint32_t w)
 		h->recent = 1;
 	} else {
 		uint32_t d = w - (h->last1 - 1);
+		unsigned int k;
 
-		memmove(h->r + 1, h->r, sizeof(h->r) - sizeof(h->r[0]));
+		for (k = MDK_LOPP_HISTORY - 1; k > 0; k--)
+			h->r[k] = h->r[k - 1];
 		h->r[0] = d;
 		h->recent = (d < 32 ? h->recent << d : 0) | 1;
 	}
@@ -126,6 +131,14 @@ static int lg_grow(struct mdk_lopp_feat *f, uint32_t w)
 	return 0;
 }
 
+/* Bits set in @v, inline: without -mpopcnt the builtin is a call. */
+static inline unsigned int popcount32(uint32_t v)
+{
+	v -= (v >> 1) & 0x55555555u;
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Right after an access in window @w; a reuse distance is at most @w. */
 static void hist_row(const float *lg, const struct hist *h, uint32_t w,
 		     float *x)
@@ -135,7 +148,7 @@ static void hist_row(const float *lg, const struct hist *h, uint32_t w,
 	for (k = 0; k < MDK_LOPP_HISTORY; k++)
 		x[k] = lg[h->r[k]];
 	x[MDK_LOPP_HISTORY] = (float)h->count / (float)(w - h->first + 1);
-	x[MDK_LOPP_HISTORY + 1] = lg[__builtin_popcount(h->recent)];
+	x[MDK_LOPP_HISTORY + 1] = lg[popcount32(h->recent)];
 }
 
 int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
@@ -162,6 +175,10 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 		uint32_t p = pages[i], r = f->ridx[i];
 		struct hist *ph, *rh;
 
+		/* A page's history is mostly a cache miss: ask for it early. */
+		if (i + PREFETCH < n && pages[i + PREFETCH] < f->npage)
+			__builtin_prefetch(&f->page[pages[i + PREFETCH]], 1);
+
 		if (hist_grow(&f->page, &f->npage, p) ||
 		    hist_grow(&f->region, &f->nregion, r))
 			return mdk_err(err, errlen, -ENOMEM, "out of memory");
@@ -175,8 +192,16 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 		if (rh->last1 != window + 1)
 			hist_access(rh, window);
 		hist_row(f->lg, ph, window, x + i * MDK_LOPP_FEATURES);
-		hist_row(f->lg, rh, window,
-			 x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY + 2);
+		/* The region's half is the last row's when in the same region. */
+		if (i && r == f->ridx[i - 1])
+			memcpy(x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY + 2,
+			       x + (i - 1) * MDK_LOPP_FEATURES +
+				       MDK_LOPP_HISTORY + 2,
+			       (MDK_LOPP_HISTORY + 2) * sizeof(*x));
+		else
+			hist_row(f->lg, rh, window,
+				 x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY +
+					 2);
 	}
 	return 0;
 }
