@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * L-OPP's keys of a batch of feature rows (mdk__lopp_keys()): bit for bit
+ * mdk_lopp_key(mdk_lopp_score()) of each row, without its twelve
+ * divisions where that is safe.
+ *
+ * A logistic model's sum z = bias + sum w_i (x_i - mean_i) / scale_i is
+ * also bias' + sum a_i x_i with a_i = w_i / scale_i: no division, but
+ * rounded differently.  For a row whose features are all within R
+ * standard deviations of the mean (no clamp, no NaN), both sums are
+ * within 64 u B of the exact one (u = 2^-53, B = |bias| + sum 2 |a_i
+ * mean_i| + R |w_i|, a bound on the terms), the scores within a quarter
+ * of that plus a few u, and the keys' 10^6 x score within the margin
+ * below.  When the folded sum's 10^6 x score is farther than that margin
+ * from the next integer, its key is the key; otherwise, and for any other
+ * row, the row is scored as mdk_lopp_score() does.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "lopp_int.h"
+
+#define R 64.0 /* standard deviations a fast row may be out */
+#define NF MDK_LOPP_FEATURES
+
+/* SSE2's width: lanes of rows' features and their products. */
+typedef float vf __attribute__((vector_size(16)));
+typedef int32_t vi __attribute__((vector_size(16)));
+typedef double vd __attribute__((vector_size(16)));
+
+struct fold {
+	vd a[NF / 2]; /* w_i / scale_i, pairwise */
+	vf lo[NF / 4], hi[NF / 4]; /* a fast row's ranges, rounded in */
+	double bias, margin;
+};
+
+/* @v as a float, rounded up (@up) or down to one no further out. */
+static float inward(double v, bool up)
+{
+	float f = (float)v;
+
+	if (up && (double)f < v)
+		return nextafterf(f, INFINITY);
+	if (!up && (double)f > v)
+		return nextafterf(f, -INFINITY);
+	return f;
+}
+
+/* @m folded into @f; false when some part is not finite (no fast rows). */
+static bool fold(const struct mdk_lopp_model *m, struct fold *f)
+{
+	double b = fabs(m->bias), a;
+	bool ok = true;
+	unsigned int i;
+
+	f->bias = m->bias;
+	for (i = 0; i < NF; i++) {
+		a = m->w[i] / m->scale[i];
+		f->a[i / 2][i % 2] = a;
+		f->bias -= a * m->mean[i];
+		f->lo[i / 4][i % 4] =
+			inward(m->mean[i] - R * m->scale[i], true);
+		f->hi[i / 4][i % 4] =
+			inward(m->mean[i] + R * m->scale[i], false);
+		ok &= isfinite(f->lo[i / 4][i % 4]) &&
+		      isfinite(f->hi[i / 4][i % 4]);
+		b += 2 * fabs(a * m->mean[i]) + R * fabs(m->w[i]);
+	}
+	/* 1e6 x (16 u B + 10 u), with room to spare */
+	f->margin = 1e6 * 0x1p-48 * (b + 1);
+	return ok && isfinite(f->bias) && isfinite(b) && f->margin < 0.25;
+}
+
+/* The key of row @x from the folded sum, or 0 when it may not be exact. */
+static uint32_t fast_key(const struct fold *f, const float *x)
+{
+	vd acc = { 0 };
+	vi in = { -1, -1, -1, -1 };
+	double y;
+	int64_t k;
+	unsigned int i;
+
+	for (i = 0; i < NF / 4; i++) {
+		vf v;
+
+		memcpy(&v, x + 4 * i, sizeof(v));
+		in &= (v >= f->lo[i]) & (v <= f->hi[i]);
+	}
+	if (!(in[0] & in[1] & in[2] & in[3]))
+		return 0;
+	for (i = 0; i < NF / 2; i++)
+		acc += f->a[i] * (vd){ x[2 * i], x[2 * i + 1] };
+	y = mdk__lopp_logistic(f->bias + (acc[0] + acc[1])) * 1e6;
+	/* y >= 0 and margin < 1: truncation is floor, 0 for a score of 0 */
+	k = (int64_t)(y + f->margin);
+	if (k != (int64_t)(y - f->margin))
+		return 0;
+	return k + 1 >= MDK_LOPP_KEY_MAX ? MDK_LOPP_KEY_MAX : (uint32_t)k + 1;
+}
+
+void mdk__lopp_keys(const struct mdk_lopp_model *m, const float *x, size_t n,
+		    uint32_t *keys)
+{
+	struct fold f;
+	bool fast = m->kind == MDK_LOPP_LOGISTIC && fold(m, &f);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const float *row = x + i * MDK_LOPP_FEATURES;
+
+		keys[i] = fast ? fast_key(&f, row) : 0;
+		if (!keys[i])
+			keys[i] = mdk_lopp_key(mdk_lopp_score(m, row));
+	}
+}
