@@ -155,7 +155,8 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 		      const uint64_t *ids, const uint32_t *pages, size_t n,
 		      float *x, char *err, size_t errlen)
 {
-	size_t i;
+	size_t i, nr = 0, run;
+	uint32_t rprev = 0;
 
 	if (window < f->window)
 		return mdk_err(err, errlen, -EINVAL,
@@ -166,14 +167,23 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 	    mdk_grow((void **)&f->rids, &f->rcap, n, sizeof(*f->rids)) ||
 	    mdk_grow((void **)&f->ridx, &f->ridxcap, n, sizeof(*f->ridx)))
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
-	for (i = 0; i < n; i++)
-		f->rids[i] = ids[i] >> MDK_LOPP_REGION_SHIFT;
-	if (mdk__pagemap_map(f->rmap, f->rids, n, f->ridx))
+	/* Neighbours mostly share a region: map each run's region once. */
+	for (i = 0; i < n; i++) {
+		uint64_t rid = ids[i] >> MDK_LOPP_REGION_SHIFT;
+
+		if (!nr || rid != f->rids[nr - 1])
+			f->rids[nr++] = rid;
+	}
+	if (mdk__pagemap_map(f->rmap, f->rids, nr, f->ridx))
 		return mdk_err(err, errlen, -ENOMEM,
 			       "out of memory for the regions");
-	for (i = 0; i < n; i++) {
-		uint32_t p = pages[i], r = f->ridx[i];
+	for (i = 0, run = 0; i < n; i++) {
+		uint32_t p = pages[i], r;
 		struct hist *ph, *rh;
+
+		if (i && ids[i] >> MDK_LOPP_REGION_SHIFT != f->rids[run])
+			run++;
+		r = f->ridx[run];
 
 		/* A page's history is mostly a cache miss: ask for it early. */
 		if (i + PREFETCH < n && pages[i + PREFETCH] < f->npage)
@@ -193,7 +203,7 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 			hist_access(rh, window);
 		hist_row(f->lg, ph, window, x + i * MDK_LOPP_FEATURES);
 		/* The region's half is the last row's when in the same region. */
-		if (i && r == f->ridx[i - 1])
+		if (i && r == rprev)
 			memcpy(x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY + 2,
 			       x + (i - 1) * MDK_LOPP_FEATURES +
 				       MDK_LOPP_HISTORY + 2,
@@ -202,6 +212,7 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 			hist_row(f->lg, rh, window,
 				 x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY +
 					 2);
+		rprev = r;
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 
 #define R 64.0 /* standard deviations a fast row may be out */
 #define NF MDK_LOPP_FEATURES
+#define CHUNK 64 /* rows summed before they are scored */
 
 /* SSE2's width: lanes of rows' features and their products. */
 typedef float vf __attribute__((vector_size(16)));
@@ -71,13 +72,11 @@ static bool fold(const struct mdk_lopp_model *m, struct fold *f)
 	return ok && isfinite(f->bias) && isfinite(b) && f->margin < 0.25;
 }
 
-/* The key of row @x from the folded sum, or 0 when it may not be exact. */
-static uint32_t fast_key(const struct fold *f, const float *x)
+/* The folded sum of row @x in *@z; false when it is not a fast row. */
+static bool fast_z(const struct fold *f, const float *x, double *z)
 {
 	vd acc = { 0 };
 	vi in = { -1, -1, -1, -1 };
-	double y;
-	int64_t k;
 	unsigned int i;
 
 	for (i = 0; i < NF / 4; i++) {
@@ -86,11 +85,18 @@ static uint32_t fast_key(const struct fold *f, const float *x)
 		memcpy(&v, x + 4 * i, sizeof(v));
 		in &= (v >= f->lo[i]) & (v <= f->hi[i]);
 	}
-	if (!(in[0] & in[1] & in[2] & in[3]))
-		return 0;
 	for (i = 0; i < NF / 2; i++)
 		acc += f->a[i] * (vd){ x[2 * i], x[2 * i + 1] };
-	y = mdk__lopp_logistic(f->bias + (acc[0] + acc[1])) * 1e6;
+	*z = f->bias + (acc[0] + acc[1]);
+	return in[0] & in[1] & in[2] & in[3];
+}
+
+/* The key of folded sum @z, or 0 when it may not be exact. */
+static uint32_t fast_key(const struct fold *f, double z)
+{
+	double y = mdk__lopp_logistic(z) * 1e6;
+	int64_t k;
+
 	/* y >= 0 and margin < 1: truncation is floor, 0 for a score of 0 */
 	k = (int64_t)(y + f->margin);
 	if (k != (int64_t)(y - f->margin))
@@ -103,13 +109,21 @@ void mdk__lopp_keys(const struct mdk_lopp_model *m, const float *x, size_t n,
 {
 	struct fold f;
 	bool fast = m->kind == MDK_LOPP_LOGISTIC && fold(m, &f);
-	size_t i;
+	size_t i, j, c;
 
-	for (i = 0; i < n; i++) {
-		const float *row = x + i * MDK_LOPP_FEATURES;
+	for (i = 0; i < n; i += c) {
+		double z[CHUNK];
+		bool ok[CHUNK];
 
-		keys[i] = fast ? fast_key(&f, row) : 0;
-		if (!keys[i])
-			keys[i] = mdk_lopp_key(mdk_lopp_score(m, row));
+		/* the sums first, then the scores: more rows in flight */
+		c = MDK_MIN(n - i, CHUNK);
+		for (j = 0; j < c; j++)
+			ok[j] = fast && fast_z(&f, x + (i + j) * NF, &z[j]);
+		for (j = 0; j < c; j++) {
+			keys[i + j] = ok[j] ? fast_key(&f, z[j]) : 0;
+			if (!keys[i + j])
+				keys[i + j] = mdk_lopp_key(
+					mdk_lopp_score(m, x + (i + j) * NF));
+		}
 	}
 }
