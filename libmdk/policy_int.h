@@ -27,6 +27,12 @@ int mdk__lopp_model_new_trees(double rho, uint64_t rows, uint64_t positives,
 			      const char *trace, const void *payload,
 			      size_t len, struct mdk_lopp_model **out,
 			      char *err, size_t errlen);
+/*
+ * The keys of @n feature rows @x (lopp/keys.c): mdk_lopp_key() of each
+ * row's mdk_lopp_score(), faster.
+ */
+void mdk__lopp_keys(const struct mdk_lopp_model *m, const float *x, size_t n,
+		    uint32_t *keys);
 
 /* ------------------------------------------------------------------ */
 /* Policies (policy*.c, policy/<name>.c) */

@@ -24,6 +24,9 @@
 
 #include "../policy_int.h"
 
+/* Accesses ahead whose page history is prefetched. */
+#define PREFETCH 16
+
 struct hist {
 	uint32_t last1; /* last access window + 1; 0: never */
 	uint32_t first; /* window of the first access */
@@ -109,8 +112,10 @@ static void hist_access(struct hist *h, uint32_t w)
 		h->recent = 1;
 	} else {
 		uint32_t d = w - (h->last1 - 1);
+		unsigned int k;
 
-		memmove(h->r + 1, h->r, sizeof(h->r) - sizeof(h->r[0]));
+		for (k = MDK_LOPP_HISTORY - 1; k > 0; k--)
+			h->r[k] = h->r[k - 1];
 		h->r[0] = d;
 		h->recent = (d < MDK_LOPP_RECENT ? h->recent << d : 0) | 1;
 	}
@@ -132,6 +137,14 @@ static int lg_grow(struct mdk_lopp_feat *f, uint32_t w)
 	return 0;
 }
 
+/* Bits set in @v, inline: without -mpopcnt the builtin is a call. */
+static inline unsigned int popcount32(uint32_t v)
+{
+	v -= (v >> 1) & 0x55555555u;
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Right after an access in window @w; a reuse distance is at most @w. */
 static void hist_row(const struct mdk_lopp_feat *f, const struct hist *h,
 		     uint32_t w, float *x)
@@ -141,14 +154,15 @@ static void hist_row(const struct mdk_lopp_feat *f, const struct hist *h,
 	for (k = 0; k < MDK_LOPP_HISTORY; k++)
 		x[k] = h->r[k] ? f->lg[h->r[k]] : f->unseen;
 	x[MDK_LOPP_HISTORY] = (float)h->count / (float)(w - h->first + 1);
-	x[MDK_LOPP_HISTORY + 1] = f->lg[__builtin_popcount(h->recent)];
+	x[MDK_LOPP_HISTORY + 1] = f->lg[popcount32(h->recent)];
 }
 
 int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 		      const uint64_t *ids, const uint32_t *pages, size_t n,
 		      float *x, char *err, size_t errlen)
 {
-	size_t i;
+	size_t i, nr = 0, run;
+	uint32_t rprev = 0;
 
 	if (window < f->window)
 		return mdk_err(err, errlen, -EINVAL,
@@ -159,14 +173,27 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 	    mdk_grow((void **)&f->rids, &f->rcap, n, sizeof(*f->rids)) ||
 	    mdk_grow((void **)&f->ridx, &f->ridxcap, n, sizeof(*f->ridx)))
 		return mdk_err(err, errlen, -ENOMEM, "out of memory");
-	for (i = 0; i < n; i++)
-		f->rids[i] = ids[i] >> MDK_LOPP_REGION_SHIFT;
-	if (mdk__pagemap_map(f->rmap, f->rids, n, f->ridx))
+	/* Neighbours mostly share a region: map each run's region once. */
+	for (i = 0; i < n; i++) {
+		uint64_t rid = ids[i] >> MDK_LOPP_REGION_SHIFT;
+
+		if (!nr || rid != f->rids[nr - 1])
+			f->rids[nr++] = rid;
+	}
+	if (mdk__pagemap_map(f->rmap, f->rids, nr, f->ridx))
 		return mdk_err(err, errlen, -ENOMEM,
 			       "out of memory for the regions");
-	for (i = 0; i < n; i++) {
-		uint32_t p = pages[i], r = f->ridx[i];
+	for (i = 0, run = 0; i < n; i++) {
+		uint32_t p = pages[i], r;
 		struct hist *ph, *rh;
+
+		if (i && ids[i] >> MDK_LOPP_REGION_SHIFT != f->rids[run])
+			run++;
+		r = f->ridx[run];
+
+		/* A page's history is mostly a cache miss: ask for it early. */
+		if (i + PREFETCH < n && pages[i + PREFETCH] < f->npage)
+			__builtin_prefetch(&f->page[pages[i + PREFETCH]], 1);
 
 		if (hist_grow(&f->page, &f->npage, p) ||
 		    hist_grow(&f->region, &f->nregion, r))
@@ -181,8 +208,17 @@ int mdk_lopp_feat_add(struct mdk_lopp_feat *f, uint32_t window,
 		if (rh->last1 != window + 1)
 			hist_access(rh, window);
 		hist_row(f, ph, window, x + i * MDK_LOPP_FEATURES);
-		hist_row(f, rh, window,
-			 x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY + 2);
+		/* The region's half is the last row's when in the same region. */
+		if (i && r == rprev)
+			memcpy(x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY + 2,
+			       x + (i - 1) * MDK_LOPP_FEATURES +
+				       MDK_LOPP_HISTORY + 2,
+			       (MDK_LOPP_HISTORY + 2) * sizeof(*x));
+		else
+			hist_row(f, rh, window,
+				 x + i * MDK_LOPP_FEATURES + MDK_LOPP_HISTORY +
+					 2);
+		rprev = r;
 	}
 	return 0;
 }

@@ -6,6 +6,8 @@
 #ifndef MDK_LOPP_INT_H
 #define MDK_LOPP_INT_H
 
+#include <math.h>
+
 #include <mdk/lopp.h>
 
 #include "../policy_int.h"
@@ -29,6 +31,24 @@ struct mdk_lopp_model {
 	size_t payload_len;
 	struct mdk__lopp_trees *trees;
 };
+
+/*
+ * A logistic model's standardised feature is clamped to +-2^20 (no real
+ * feature is 10^6 standard deviations out) and NaN counts as the mean, so
+ * that the sum z stays finite whatever the row holds.
+ */
+#define MDK__LOPP_CLAMP 1048576.0
+
+/* The score of a logistic model's sum @z, in [0, 1]. */
+static inline double mdk__lopp_logistic(double z)
+{
+	if (isnan(z))
+		return 0.5;
+	/* Both branches stay in [0, 1] without overflow. */
+	if (z >= 0)
+		return 1.0 / (1.0 + exp(-z));
+	return exp(z) / (1.0 + exp(z));
+}
 
 /* trees.c */
 struct mdk__lopp_trees;

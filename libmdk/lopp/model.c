@@ -49,13 +49,6 @@ enum mdk_lopp_kind mdk_lopp_model_kind(const struct mdk_lopp_model *m)
 	return m->kind;
 }
 
-/*
- * A standardised feature is clamped to +-2^20 (no real feature is 10^6
- * standard deviations out) and NaN counts as the mean, so that the sum
- * stays finite whatever the row holds.
- */
-#define SCORE_CLAMP 1048576.0
-
 double mdk_lopp_score(const struct mdk_lopp_model *m, const float *x)
 {
 	double z = m->bias;
@@ -68,18 +61,13 @@ double mdk_lopp_score(const struct mdk_lopp_model *m, const float *x)
 
 		if (isnan(v))
 			continue;
-		if (v > SCORE_CLAMP)
-			v = SCORE_CLAMP;
-		else if (v < -SCORE_CLAMP)
-			v = -SCORE_CLAMP;
+		if (v > MDK__LOPP_CLAMP)
+			v = MDK__LOPP_CLAMP;
+		else if (v < -MDK__LOPP_CLAMP)
+			v = -MDK__LOPP_CLAMP;
 		z += m->w[i] * v;
 	}
-	if (isnan(z))
-		return 0.5;
-	/* Both branches stay in [0, 1] without overflow. */
-	if (z >= 0)
-		return 1.0 / (1.0 + exp(-z));
-	return exp(z) / (1.0 + exp(z));
+	return mdk__lopp_logistic(z);
 }
 
 uint32_t mdk_lopp_key(double score)

@@ -306,7 +306,6 @@ static int lopp_keys(void *state, uint32_t window, const uint64_t *ids,
 	/* The policy's model now: a daemon may have replaced it. */
 	const struct mdk_lopp_model *m =
 		((const struct lopp_priv *)k->p->priv)->model;
-	size_t i;
 	int ret;
 
 	if (mdk_grow((void **)&k->x, &k->xcap, n * MDK_LOPP_FEATURES,
@@ -316,9 +315,7 @@ static int lopp_keys(void *state, uint32_t window, const uint64_t *ids,
 				errlen);
 	if (ret)
 		return ret;
-	for (i = 0; i < n; i++)
-		keys[i] = mdk_lopp_key(
-			mdk_lopp_score(m, k->x + i * MDK_LOPP_FEATURES));
+	mdk__lopp_keys(m, k->x, n, keys);
 	return 0;
 }
 

@@ -33,7 +33,8 @@
 #
 # Targets (from the libmdk issue): age, vmin, paw within 2x the floor;
 # opp within 3x; pace within 5x; all five of the big trace in under 10 s
-# and 1 GiB; on every CPU (2 or more) the big trace's five curves at least
+# and 1 GiB; the big trace's lopp curve within 10x (the L-OPP issue); on
+# every CPU (2 or more) the big trace's five curves at least
 # 1.7x faster in wall time than on one thread (the small trace's speed-up
 # is shown without a target: its pass is shorter than the setup).  They are reported, not
 # enforced: a benchmark measures.
@@ -178,11 +179,13 @@ bench() {
 		"held-out P $(val "$out/$name-train.txt" precision) R $(val "$out/$name-train.txt" recall) AUC $(val "$out/$name-train.txt" auc)"
 	run "$name-lopp" mpc "$t" "lopp:model=$out/$name.mdkm"
 	c=$(val "$out/$name-lopp.txt" cpu)
-	printf '%-22s %9s %8.2f %8.2f %9.2f %9.1f %8d MiB\n' "lopp (theta curve)" \
+	printf '%-22s %9s %8.2f %8.2f %9.2f %9.1f %8d MiB  %s\n' "lopp (theta curve)" \
 		"$(val "$out/$name-lopp.txt" settings)" "$c" "$(val "$out/$name-lopp.txt" seconds)" \
 		"$(awk -v c="$c" -v f="$fcpu" 'BEGIN { print c / f }')" \
 		"$(awk -v r="$recs" -v c="$c" 'BEGIN { print r / c / 1e6 }')" \
-		$(($(val "$out/$name-lopp.txt" rss_kib) / 1024))
+		$(($(val "$out/$name-lopp.txt" rss_kib) / 1024)) \
+		"$([ "$name" = big ] && awk -v c="$c" -v f="$fcpu" \
+			'BEGIN { printf "<=10x %s", (c / f <= 10 ? "met" : "MISSED") }')"
 	echo "# sequential simulation of the same grids ($([ "$sample" = all ] &&
 		echo "every setting, pace $psample settings scaled to its grid" ||
 		echo "$sample settings each, scaled to the grid")):"
