@@ -165,6 +165,14 @@ int mdk_mpc_run_threads(const char *trace, struct mdk_policy *const *pols,
                         size_t errlen);
 unsigned int mdk_mpc_threads_online(void);
 long mdk_mpc_best(const struct mdk_point *pts, size_t n, double target);
+struct mdk_run_opts {
+    unsigned int flags;
+    uint32_t score_from;
+};
+int mdk_mpc_run_opts(const char *trace, struct mdk_policy *const *pols,
+                     size_t np, const struct mdk_run_opts *o,
+                     struct mdk_point **pts, size_t *npts, char *err,
+                     size_t errlen);
 """
 
 CDEF["sim.h"] = """
@@ -276,6 +284,11 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
                    struct mdk_lopp_model **out,
                    struct mdk_lopp_train_report *rep, char *err,
                    size_t errlen);
+int mdk_lopp_train_until(const char *trace,
+                         const struct mdk_lopp_train_opts *o, uint32_t until,
+                         struct mdk_lopp_model **out,
+                         struct mdk_lopp_train_report *rep, char *err,
+                         size_t errlen);
 """
 
 CDEF["evaluator.h"] = """

@@ -36,7 +36,7 @@ def threads_arg(threads):
 
 
 def points(trace, policies=DEFAULT_POLICIES, savings="occupancy",
-           threads=None):
+           threads=None, score_from=0):
     """mpc()'s rows as one structured array per policy, and the trace's
     footprint: the sum over windows of F(w), in page-windows (every
     point's denominator of savings), what a fleet weighs traces by."""
@@ -47,9 +47,18 @@ def points(trace, policies=DEFAULT_POLICIES, savings="occupancy",
     pts = ffi.new("struct mdk_point *[]", max(np_, 1))
     npts = ffi.new("size_t[]", max(np_, 1))
     footprint = 0
+    if score_from and threads is not None and nthreads != 1:
+        raise ValueError("score_from %r: scored runs take one thread, "
+                         "not threads=%r" % (score_from, threads))
     try:
-        call(lib.mdk_mpc_run_threads, cstr(trace), _policy.c_array(pols),
-             np_, flags, nthreads, pts, npts)
+        if score_from:
+            o = ffi.new("struct mdk_run_opts *",
+                        {"flags": flags, "score_from": score_from})
+            call(lib.mdk_mpc_run_opts, cstr(trace), _policy.c_array(pols),
+                 np_, o, pts, npts)
+        else:
+            call(lib.mdk_mpc_run_threads, cstr(trace),
+                 _policy.c_array(pols), np_, flags, nthreads, pts, npts)
         rows = [table.mpc_rows(pts[i], npts[i]) for i in range(np_)]
         for i in range(np_):
             if npts[i]:
@@ -61,15 +70,17 @@ def points(trace, policies=DEFAULT_POLICIES, savings="occupancy",
 
 
 def mpc(trace, policies=DEFAULT_POLICIES, target=None, savings="occupancy",
-        as_frame=None, threads=None):
+        as_frame=None, threads=None, score_from=0):
     """The memory performance curves of @trace: one row per setting of
     each policy, the columns and rows of ``mdkctl mpc --csv`` (with
     @target, each policy's best setting at that max window rate, as
     ``--target``).  @policies: a libmdk list, spec, Policy or list of
     them.  A DataFrame when pandas imports (@as_frame None), else a
     numpy structured array.  @threads: as ``mdkctl mpc --threads``,
-    None (every CPU) or a count; the result is the same for any."""
-    rows, _ = points(trace, policies, savings, threads)
+    None (every CPU) or a count; the result is the same for any.
+    @score_from: as ``--score-from``, only windows from there on are
+    scored (one thread)."""
+    rows, _ = points(trace, policies, savings, threads, score_from)
     if target is not None:
         rows = [_best_rows(r, target) for r in rows]
     return table.finish(rows, table.MPC_DTYPE, as_frame)

@@ -67,7 +67,8 @@ _KINDS = {"logistic": 0, "trees": 1}
 
 
 def train(trace, rho, holdout=0.2, samples=0, cost=0.0, theta=0.5,
-          model="logistic", trees=0, depth=0, eta=0.0, pos_weight=0.0):
+          model="logistic", trees=0, depth=0, eta=0.0, pos_weight=0.0,
+          until=0):
     """Fit an L-OPP model to OPP(@rho)'s decisions over @trace, holding
     out the last @holdout of the windows, as ``mdkctl train`` (samples 0:
     libmdk's 512K rows; cost 0: 1).  @model: "logistic" or "trees"
@@ -75,7 +76,8 @@ def train(trace, rho, holdout=0.2, samples=0, cost=0.0, theta=0.5,
     @pos_weight: a positive row's weight, 0: 1, < 0: negatives/positives.  Returns (Model, report), the report a
     dict of what mdkctl train -j prints: windows, split, intervals,
     sample, and train and test (rows, positives, tp, fp, fn, precision,
-    recall, auc at @theta)."""
+    recall, auc at @theta).  @until: train on windows 0..until-1 and hold
+    out the later ones, as ``--train-until`` (0: every window)."""
     o = ffi.new("struct mdk_lopp_train_opts *", {
         "rho": rho, "holdout": holdout, "max_samples": samples, "C": cost,
         "theta": theta,
@@ -84,7 +86,7 @@ def train(trace, rho, holdout=0.2, samples=0, cost=0.0, theta=0.5,
                 "pos_weight": pos_weight}})
     out = ffi.new("struct mdk_lopp_model **")
     rep = ffi.new("struct mdk_lopp_train_report *")
-    call(lib.mdk_lopp_train, cstr(trace), o, out, rep)
+    call(lib.mdk_lopp_train_until, cstr(trace), o, until, out, rep)
     report = {"windows": rep.windows, "split": rep.split,
               "intervals": rep.intervals, "sample": rep.sample,
               "train": _quality(rep.train), "test": _quality(rep.test)}

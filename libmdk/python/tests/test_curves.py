@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """mpc, best, simulate and mrc against mdkctl's --csv output, field by
 field, on the mix fixture."""
+import json
 import math
 import os
 
@@ -132,6 +133,32 @@ def test_lopp_policy(mix, tmp_path):
     sim_spec = "lopp:model=%s,theta=0.2/0.5" % path
     header, rows = mdkctl_csv("simulate", "--csv", "--policy", sim_spec, mix)
     assert_same(mdk.simulate(mix, sim_spec), header, rows)
+
+
+def test_honest_protocol(mix, tmp_path):
+    """Trained on windows 0..19, scored on 20..39: as mdkctl train
+    --train-until and mpc --score-from, byte for byte."""
+    cli = tmp_path / "cli.mdkm"
+    rep_cli = json.loads(mdkctl("train", mix, "--rho", "0.05",
+                                "--train-until", 20, "-o", cli, "-j"))
+    model, rep = mdk.train(mix, 0.05, until=20)
+    assert rep["windows"] == rep_cli["windows"] == 20
+    assert rep["split"] == rep_cli["split"] == 20
+    assert rep["test"]["rows"] == rep_cli["test"]["rows"] > 0
+    mine = tmp_path / "py.mdkm"
+    model.write(mine)
+    assert mine.read_bytes() == cli.read_bytes()
+    spec = "age,pace,opp,lopp:model=%s" % mine
+    header, rows = mdkctl_csv("mpc", "--csv", "--policy", spec,
+                              "--score-from", 20, mix)
+    assert_same(mdk.mpc(mix, spec, score_from=20), header, rows)
+    # score_from 0 is the whole trace, as before
+    assert_same(mdk.mpc(mix, spec, score_from=0), *mdkctl_csv(
+        "mpc", "--csv", "--policy", spec, mix))
+    with pytest.raises(ValueError):
+        mdk.mpc(mix, "age", score_from=20, threads=2)
+    with pytest.raises(mdk.MdkError):
+        mdk.mpc(mix, "age", score_from=40)
 
 
 @pytest.mark.parametrize("setting", ["age:T=3", "pace:P=4,A=2",
