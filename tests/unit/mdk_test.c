@@ -520,3 +520,17 @@ uint8_t *read_whole_file(const char *path, size_t *len)
 	fclose(f);
 	return b;
 }
+
+void lopp_model_to_file(struct mdk_lopp_model *m, char *path, size_t len)
+{
+	char err[512];
+	int fd;
+
+	snprintf(path, len, "/tmp/mdk-lopp-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_msg(!mdk_lopp_model_write(m, path, err, sizeof(err)), "%s",
+		      err);
+	mdk_lopp_model_free(m);
+}

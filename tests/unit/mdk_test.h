@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <mdk/interval.h>
+#include <mdk/lopp.h>
 #include <mdk/mpc.h>
 #include <mdk/mrc.h>
 #include <mdk/policy.h>
@@ -113,5 +114,8 @@ const char *fixture(const char *rel, char *buf, size_t len);
 
 /* The whole file at @path in a new buffer (one byte spare), its size in *@len. */
 uint8_t *read_whole_file(const char *path, size_t *len);
+
+/* @m written to a new temp file, its path in @path; @m is freed. */
+void lopp_model_to_file(struct mdk_lopp_model *m, char *path, size_t len);
 
 #endif /* MDK_TESTS_MDK_TEST_H */

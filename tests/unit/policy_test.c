@@ -96,15 +96,8 @@ void lopp_train_model(const char *trace, char *path, size_t len)
 	struct mdk_lopp_train_report rep;
 	struct mdk_lopp_model *m;
 	char err[512];
-	int fd;
 
 	ck_assert_msg(!mdk_lopp_train(trace, &o, &m, &rep, err, sizeof(err)),
 		      "%s", err);
-	snprintf(path, len, "/tmp/mdk-lopp-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	ck_assert_msg(!mdk_lopp_model_write(m, path, err, sizeof(err)), "%s",
-		      err);
-	mdk_lopp_model_free(m);
+	lopp_model_to_file(m, path, len);
 }

@@ -70,17 +70,11 @@ static void check_trace(const char *rel, bool above_paw)
 		struct mdk_lopp_train_report rep;
 		struct mdk_lopp_model *m;
 		double age, paw, pace, lopp;
-		int fd;
 
 		ck_assert_msg(!mdk_lopp_train_until(trace, &o, half, &m, &rep,
 						    err, sizeof(err)),
 			      "%s", err);
-		snprintf(model, sizeof(model), "/tmp/mdk-lopp-XXXXXX");
-		fd = mkstemp(model);
-		ck_assert_int_ge(fd, 0);
-		close(fd);
-		ck_assert(!mdk_lopp_model_write(m, model, err, sizeof(err)));
-		mdk_lopp_model_free(m);
+		lopp_model_to_file(m, model, sizeof(model));
 		snprintf(spec, sizeof(spec), "lopp:model=%s", model);
 		age = best(trace, "age", half, targets[t]);
 		paw = best(trace, "paw", half, targets[t]);

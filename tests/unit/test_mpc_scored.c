@@ -79,7 +79,6 @@ START_TEST(test_scored_lopp)
 	struct mdk_point *pts, *plain;
 	char trace[512], model[64], spec[256], err[512];
 	size_t n, np, i;
-	int fd;
 
 	fixture("mdk/mix/trace.mdkt", trace, sizeof(trace));
 	ck_assert_msg(!mdk_lopp_train_until(trace, &to, 20, &m, &rep, err,
@@ -87,12 +86,7 @@ START_TEST(test_scored_lopp)
 		      "%s", err);
 	ck_assert_uint_eq(rep.windows, 20);
 	ck_assert_uint_eq(rep.split, 20); /* held out: windows 20.. */
-	snprintf(model, sizeof(model), "/tmp/mdk-lopp-XXXXXX");
-	fd = mkstemp(model);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	ck_assert(!mdk_lopp_model_write(m, model, err, sizeof(err)));
-	mdk_lopp_model_free(m);
+	lopp_model_to_file(m, model, sizeof(model));
 	snprintf(spec, sizeof(spec),
 		 "lopp:model=%s,theta=0/0.01/0.1/0.5/1,A=0/1/2/5/none,wait=1",
 		 model);
