@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef MDK_TIER_H
+#define MDK_TIER_H
+
+/*
+ * Tiers: a hierarchy of back ends a reclaimed page moves down while it
+ * stays idle (DRAM -> the CMM-MP node -> compressed memory or swap), each
+ * with its measured cost of bringing one page back and the DRAM one of
+ * its pages frees.  Definitions in Documentation/mdk.rst, "Tiers".
+ *
+ * Costs are integer nanoseconds and savings integer parts per million of
+ * a page, so that the single-pass curves and the simulator add the same
+ * integers and agree exactly.
+ *
+ * A tier list is written as tiers joined by ';' (or newlines, in a file):
+ *
+ *   NAME:cost=DURATION[,ratio=R|save=FRACTION][,cap=PAGES]
+ *
+ * "cxl:cost=2.1us,cap=64K;zswap:cost=9us,ratio=3.2;swap:cost=80us".
+ * DURATION takes ns (the default), us, ms or s; ratio is a compression
+ * ratio >= 1 (the tier saves 1 - 1/ratio of a page); save a fraction in
+ * (0, 1] ("0.6" or "60%"; default 1); cap a page count with K, M or G
+ * suffixes (powers of 1024; default: unbounded).  NAME is 1-15 of
+ * [a-z0-9_-]; mdkd knows "cxl", "zswap" and "swap".  Tiers are listed
+ * down the hierarchy, their costs non-decreasing.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MDK_TIERS_MAX 3
+#define MDK_TIER_NAME_MAX 16
+#define MDK_PPM 1000000u
+
+struct mdk_tier {
+	char name[MDK_TIER_NAME_MAX];
+	uint64_t cost_ns; /* stall of one promotion from the tier, >= 1 */
+	uint32_t save_ppm; /* DRAM one page in it frees, 1..MDK_PPM */
+	uint64_t capacity; /* pages it holds at most; 0: unbounded */
+};
+
+struct mdk_tiers {
+	unsigned int n; /* 1..MDK_TIERS_MAX */
+	struct mdk_tier t[MDK_TIERS_MAX];
+};
+
+/*
+ * mdk_tiers_parse() - parse the tier list @spec into *@out.  Returns 0,
+ * or -EINVAL with the reason (which tier, which key, what was expected)
+ * in @err.
+ */
+int mdk_tiers_parse(const char *spec, struct mdk_tiers *out, char *err,
+		    size_t errlen);
+
+/*
+ * mdk_tiers_load() - read a tier file: one tier a line in the syntax
+ * above, '#' comments and blank lines ignored (what `mdkctl tier
+ * calibrate` writes).  Errors name @path:line.  Returns 0, -EINVAL,
+ * -ENOENT or another -errno from reading.
+ */
+int mdk_tiers_load(const char *path, struct mdk_tiers *out, char *err,
+		   size_t errlen);
+
+/*
+ * mdk_tiers_format() - @t as a tier list that mdk_tiers_parse() reads
+ * back to the same tiers (snprintf semantics).
+ */
+int mdk_tiers_format(const struct mdk_tiers *t, char *buf, size_t len);
+
+/* mdk_tiers_find() - the index of tier @name in @t, or -1. */
+int mdk_tiers_find(const struct mdk_tiers *t, const char *name);
+
+/* mdk_tier_save_ppm() - what a tier of compression ratio @ratio saves. */
+uint32_t mdk_tier_save_ppm(double ratio);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MDK_TIER_H */
