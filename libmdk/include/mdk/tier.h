@@ -77,6 +77,75 @@ int mdk_tiers_find(const struct mdk_tiers *t, const char *name);
 /* mdk_tier_save_ppm() - what a tier of compression ratio @ratio saves. */
 uint32_t mdk_tier_save_ppm(double ratio);
 
+/*
+ * Tiered curves (libmdk/tier/): tiered AGE, PACE and OPP, in one pass
+ * over a trace for every setting of a grid, and the exact simulator they
+ * are tested against.  Specs, in the syntax of mdk/policy.h:
+ *
+ *   tage:T1=VALUES,T2=VALUES,T3=VALUES   tiered AGE (Tk: tier k's wait)
+ *   tpace:P=VALUES,A=VALUES,T2=VALUES,T3=VALUES   tiered PACE
+ *   topp:sigma=VALUES                    tiered OPP (stall share budget)
+ *
+ * with one T per tier of the list (T1 is tiered PACE's d_1, so it has
+ * none); a value "none" leaves a tier out.
+ */
+#include <mdk/mpc.h>
+
+/* One tiered operating point. */
+struct mdk_tier_point {
+	/*
+	 * The policy's name, the count-based rates of all promotions,
+	 * savings (a page in tier k counting s_k), promotions, saved (in
+	 * page-windows, rounded down) and footprint; p1/p2 unused.
+	 */
+	struct mdk_point pt;
+	unsigned int np; /* parameters of the setting, in spec order */
+	double p[MDK_TIERS_MAX + 1]; /* INFINITY for none */
+	double max_stall; /* max over windows of stall(w) / D(w) */
+	double mean_stall; /* sum of stall / sum of D(w) */
+	uint64_t stall_ns; /* sum of stall(w) */
+	uint64_t tier_promotions[MDK_TIERS_MAX];
+	uint64_t peak[MDK_TIERS_MAX]; /* largest occupancy_k(w) */
+	bool feasible; /* every peak within its tier's capacity */
+};
+
+/* What a tiered run measures against. */
+struct mdk_tier_opts {
+	const struct mdk_tiers *tiers;
+	/*
+	 * D(w): the window length L in ns; 0 takes the trace's (its
+	 * window_us), and per_access (or a trace without one) D(w) = U(w)
+	 * x 1 ns.
+	 */
+	uint64_t window_ns;
+	bool per_access;
+};
+
+/*
+ * mdk_tier_run() - the tiered curve of @spec over the (closed, indexed)
+ * @trace: a malloc'ed array of one point per setting in *@pts (caller
+ * frees) and its length in *@n.  Returns 0 or -errno (-EINVAL names the
+ * bad parameter).
+ */
+int mdk_tier_run(const char *trace, const char *spec,
+		 const struct mdk_tier_opts *o, struct mdk_tier_point **pts,
+		 size_t *n, char *err, size_t errlen);
+
+/*
+ * mdk_tier_simulate() - the exact simulator: the one setting @spec
+ * names, window by window from the definitions.  Returns 0 or -errno.
+ */
+int mdk_tier_simulate(const char *trace, const char *spec,
+		      const struct mdk_tier_opts *o, struct mdk_tier_point *pt,
+		      char *err, size_t errlen);
+
+/*
+ * mdk_tier_best() - the feasible point of @pts with the most savings
+ * whose max_stall is at most @target (ties: lower max_stall, then less
+ * stall), or -1.
+ */
+long mdk_tier_best(const struct mdk_tier_point *pts, size_t n, double target);
+
 #ifdef __cplusplus
 }
 #endif
