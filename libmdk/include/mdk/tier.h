@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <mdk/mpc.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -89,7 +91,6 @@ uint32_t mdk_tier_save_ppm(double ratio);
  * with one T per tier of the list (T1 is tiered PACE's d_1, so it has
  * none); a value "none" leaves a tier out.
  */
-#include <mdk/mpc.h>
 
 /* One tiered operating point. */
 struct mdk_tier_point {
