@@ -40,6 +40,7 @@
 
 #include <mdk/mpc.h>
 #include <mdk/policy.h>
+#include <mdk/tier.h>
 
 /* The longest horizon: OPP's and AGE's histograms are H x H counters. */
 #define MDK_EVAL_MAX_HORIZON 4096
@@ -268,5 +269,27 @@ void mdk_eval_lopp_wait(struct mdk_eval *e);
 /* mdk_eval_pages() - pages tracked; mdk_eval_memory() - bytes held. */
 size_t mdk_eval_pages(const struct mdk_eval *e);
 size_t mdk_eval_memory(const struct mdk_eval *e);
+
+/*
+ * Tiered curves over the horizon (mdk/tier.h, Documentation/mdk.rst,
+ * "Tiers").  mdk_eval_tier_curve() - the points of every setting of the
+ * tiered spec @spec (tage or tpace) over the horizon, from the
+ * histograms of the evaluator's age or pace generator (added as
+ * mdk_eval_find() adds a policy, when not evaluated), with D(w) from @o.
+ * Return: the number of points in the malloc'ed *@pts, or -errno.
+ */
+long mdk_eval_tier_curve(struct mdk_eval *e, const char *spec,
+			 const struct mdk_tier_opts *o,
+			 struct mdk_tier_point **pts, char *err, size_t errlen);
+
+/*
+ * mdk_eval_tier_tune() - auto-tune over the tiered curve of @spec: the
+ * feasible setting with the most savings whose max stall share is at
+ * most @target (mdk_tier_best()), in *@pt.
+ * Return: 0, -ENOENT when none is within @target, or -errno.
+ */
+int mdk_eval_tier_tune(struct mdk_eval *e, const char *spec,
+		       const struct mdk_tier_opts *o, double target,
+		       struct mdk_tier_point *pt, char *err, size_t errlen);
 
 #endif /* MDK_EVALUATOR_H */
