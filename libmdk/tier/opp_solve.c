@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Tiered OPP, one window: the exact optimum without capacities and the
+ * two ways of writing it into a solution (opp_int.h).
+ *
+ * The exact optimum rests on two exchanges (Documentation/mdk.rst,
+ * "Tiered OPP"): a tier that saves no more than a cheaper (or as cheap)
+ * one is never worth using, so the tiers left have rising costs and
+ * savings; and for given counts per tier the largest gaps go to the most
+ * saving tier, the next ones to the next tier, and so on.  What is left
+ * is a search over the count vectors, the cheapest tier taking all the
+ * budget the others leave.
+ */
+#include <string.h>
+
+#include "../internal.h"
+#include "opp_int.h"
+
+void topp_tiers_init(struct topp_tiers *tt, const struct mdk_tiers *t)
+{
+	unsigned int i, j;
+
+	memset(tt, 0, sizeof(*tt));
+	tt->t = t;
+	for (i = 0; i < t->n; i++) {
+		const struct mdk_tier *x = &t->t[i];
+
+		tt->capped |= x->capacity != 0;
+		/* Costs do not decrease down the list: a kept tier saving
+		 * as much is no dearer, so x is dominated. */
+		if (tt->nq && t->t[tt->q[tt->nq - 1]].save_ppm >= x->save_ppm)
+			continue;
+		/* x saves more at the same cost: the last kept is dominated */
+		while (tt->nq && t->t[tt->q[tt->nq - 1]].cost_ns == x->cost_ns)
+			tt->nq--;
+		tt->q[tt->nq++] = i;
+	}
+	/* Insertion sort: the most saving first, then the cheaper. */
+	for (i = 0; i < t->n; i++) {
+		for (j = i; j > 0; j--) {
+			const struct mdk_tier *a = &t->t[tt->order[j - 1]];
+			const struct mdk_tier *b = &t->t[i];
+
+			if (a->save_ppm > b->save_ppm ||
+			    (a->save_ppm == b->save_ppm &&
+			     a->cost_ns <= b->cost_ns))
+				break;
+			tt->order[j] = tt->order[j - 1];
+		}
+		tt->order[j] = i;
+	}
+	tt->tail = 0;
+	for (i = 1; i < t->n; i++)
+		if (t->t[i].save_ppm >= t->t[tt->tail].save_ppm)
+			tt->tail = i;
+}
+
+/* Savings of counts @n per level, the top level taking the largest gaps. */
+static uint64_t level_savings(const uint64_t *P, const uint64_t *s,
+			      const uint64_t *n, unsigned int nq)
+{
+	uint64_t at = 0, sav = 0;
+	unsigned int l;
+
+	for (l = nq; l-- > 0;) {
+		sav += s[l] * (P[at + n[l]] - P[at]);
+		at += n[l];
+	}
+	return sav;
+}
+
+void topp_solve(const struct topp_tiers *tt, const struct topp_window *w,
+		uint64_t budget, uint64_t cnt[MDK_TIERS_MAX])
+{
+	unsigned int nq = tt->nq, top = nq - 1, l;
+	uint64_t c[MDK_TIERS_MAX], s[MDK_TIERS_MAX], n[MDK_TIERS_MAX] = { 0 };
+	uint64_t best[MDK_TIERS_MAX] = { 0 }, bsav = 0, bcost = 0;
+	uint64_t m = w->m, nt, nm, top_lim;
+	bool found = false;
+
+	memset(cnt, 0, MDK_TIERS_MAX * sizeof(*cnt));
+	for (l = 0; l < nq; l++) {
+		c[l] = tt->t->t[tt->q[l]].cost_ns;
+		s[l] = tt->t->t[tt->q[l]].save_ppm;
+	}
+	if (nq == 1) {
+		/* Every interval saves: as many as the budget pays for. */
+		cnt[tt->q[0]] = MDK_MIN(m, budget / c[0]);
+		return;
+	}
+	top_lim = MDK_MIN(m, budget / c[top]);
+	for (nt = 0; nt <= top_lim; nt++) {
+		uint64_t r = budget - c[top] * nt;
+		uint64_t mid_lim = nq == 3 ? MDK_MIN(m - nt, r / c[1]) : 0;
+
+		for (nm = 0; nm <= mid_lim; nm++) {
+			uint64_t r1 = r - (nq == 3 ? c[1] * nm : 0);
+			uint64_t sav, cost = 0;
+
+			n[top] = nt;
+			if (nq == 3)
+				n[1] = nm;
+			/* The cheapest tier takes what the budget leaves:
+			 * each more interval saves at least s_1 > 0. */
+			n[0] = MDK_MIN(m - nt - (nq == 3 ? nm : 0), r1 / c[0]);
+			sav = level_savings(w->P, s, n, nq);
+			for (l = 0; l < nq; l++)
+				cost += c[l] * n[l];
+			if (!found || sav > bsav ||
+			    (sav == bsav && cost < bcost)) {
+				found = true;
+				bsav = sav;
+				bcost = cost;
+				memcpy(best, n, sizeof(best));
+			}
+		}
+	}
+	for (l = 0; l < nq; l++)
+		cnt[tt->q[l]] = best[l];
+}
+
+/*
+ * The window's intervals in runs of one gap and one tier: the largest
+ * gaps first, each tier (the most saving first) taking its count, the
+ * rest kept (tier -1).
+ */
+struct seg_it {
+	const struct topp_tiers *tt;
+	const struct topp_window *w;
+	uint64_t left[MDK_TIERS_MAX];
+	unsigned int i; /* in tt->order */
+	uint32_t g;
+	uint64_t x; /* intervals of gap g not yet given out */
+};
+
+static void seg_init(struct seg_it *it, const struct topp_tiers *tt,
+		     const struct topp_window *w,
+		     const uint64_t cnt[MDK_TIERS_MAX])
+{
+	memset(it, 0, sizeof(*it));
+	it->tt = tt;
+	it->w = w;
+	memcpy(it->left, cnt, sizeof(it->left));
+	it->g = w->gmax + 1;
+}
+
+static bool seg_next(struct seg_it *it, uint32_t *g, int *k, uint64_t *x)
+{
+	unsigned int nt = it->tt->t->n;
+
+	while (!it->x) {
+		if (it->g <= 1)
+			return false;
+		it->g--;
+		it->x = it->w->hist[it->g];
+	}
+	while (it->i < nt && !it->left[it->tt->order[it->i]])
+		it->i++;
+	*g = it->g;
+	if (it->i == nt) {
+		*k = -1;
+		*x = it->x;
+	} else {
+		unsigned int kk = it->tt->order[it->i];
+
+		*k = (int)kk;
+		*x = MDK_MIN(it->x, it->left[kk]);
+		it->left[kk] -= *x;
+	}
+	it->x -= *x;
+	return true;
+}
+
+/* @x intervals of gap @g ending in @w->n into tier @k. */
+static void put(const struct topp_tiers *tt, const struct topp_window *w,
+		struct topp_sol *s, unsigned int k, uint32_t g, uint64_t x)
+{
+	const struct mdk_tier *t = &tt->t->t[k];
+	uint32_t lo = w->n - g, v;
+
+	if (!x)
+		return;
+	/* sent at once: in tier k in windows n - g .. n - 1 */
+	s->diff[k][lo] += (int64_t)x;
+	s->diff[k][w->n] -= (int64_t)x;
+	if (s->occ[k])
+		for (v = lo; v < w->n; v++)
+			s->occ[k][v] += x;
+	s->saved_ppm += (uint64_t)t->save_ppm * g * x;
+	if (!w->tails) {
+		s->stall[w->n] += t->cost_ns * x;
+		s->prom[w->n] += x;
+		s->tprom[k] += x;
+	}
+}
+
+/* Intervals of gap @g ending in @w->n that tier @k still holds. */
+static uint64_t room(const struct topp_tiers *tt, const struct topp_window *w,
+		     const struct topp_sol *s, unsigned int k, uint32_t g)
+{
+	uint64_t cap = tt->t->t[k].capacity, peak = 0;
+	uint32_t v;
+
+	if (!cap || !s->occ[k])
+		return UINT64_MAX;
+	for (v = w->n - g; v < w->n; v++)
+		peak = MDK_MAX(peak, s->occ[k][v]);
+	return peak >= cap ? 0 : cap - peak;
+}
+
+void topp_commit_all(const struct topp_tiers *tt, const struct topp_window *w,
+		     const uint64_t cnt[MDK_TIERS_MAX], struct topp_sol *s)
+{
+	struct seg_it it;
+	uint64_t x;
+	uint32_t g;
+	int k;
+
+	seg_init(&it, tt, w, cnt);
+	while (seg_next(&it, &g, &k, &x))
+		if (k >= 0)
+			put(tt, w, s, (unsigned int)k, g, x);
+}
+
+void topp_commit_repair(const struct topp_tiers *tt,
+			const struct topp_window *w,
+			const uint64_t cnt[MDK_TIERS_MAX], uint64_t budget,
+			struct topp_sol *s)
+{
+	const struct mdk_tier *t = tt->t->t;
+	uint64_t S = 0, x; /* stall committed + stall still assigned */
+	struct seg_it it;
+	unsigned int i;
+	uint32_t g;
+	int k;
+
+	for (i = 0; i < tt->t->n && !w->tails; i++)
+		S += t[i].cost_ns * cnt[i];
+	seg_init(&it, tt, w, cnt);
+	while (seg_next(&it, &g, &k, &x)) {
+		if (k >= 0) {
+			uint64_t take = MDK_MIN(x, room(tt, w, s, k, g));
+
+			put(tt, w, s, (unsigned int)k, g, take);
+			x -= take;
+			/* the rest is displaced: its stall is free again */
+			if (!w->tails)
+				S -= t[k].cost_ns * x;
+		}
+		for (i = 0; x && i < tt->t->n; i++) {
+			unsigned int j = tt->order[i];
+			uint64_t take = w->tails ? x :
+						   (budget - S) / t[j].cost_ns;
+
+			take = MDK_MIN(MDK_MIN(x, take), room(tt, w, s, j, g));
+			put(tt, w, s, j, g, take);
+			if (!w->tails)
+				S += t[j].cost_ns * take;
+			x -= take;
+		}
+	}
+}
