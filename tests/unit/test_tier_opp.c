@@ -192,7 +192,7 @@ static void check_feasible(const struct mdk_tier_point *pt,
 }
 
 /* The integer programs solved by check_capped(): count, size, time. */
-static size_t ilp_runs, ilp_vars;
+static size_t ilp_runs, ilp_vars, checked, feasible_ub;
 static double ilp_secs_max;
 
 /* ub >= ILP >= schedule, the relative gaps in @gu and @gs (%). */
@@ -232,11 +232,50 @@ static void check_capped(const struct tt *t, const char *const *list,
 			      "%s: bound %.17g, ILP %.17g, schedule %.17g",
 			      what, ub[i].pt.savings, opt, sched[i].pt.savings);
 		ck_assert_uint_eq(ub[i].pt.footprint, sched[i].pt.footprint);
+		/* a bound within every capacity is the optimum itself */
+		if (ub[i].feasible)
+			same_point(&ub[i], &sched[i], what);
+		feasible_ub += ub[i].feasible;
+		checked++;
 		if (gu) {
 			gu[i] = opt ? 100 * (ub[i].pt.savings - opt) / opt : 0;
 			gs[i] = opt ? 100 * (opt - sched[i].pt.savings) / opt :
 				      0;
 		}
+	}
+}
+
+/*
+ * The node's capacity exactly the bound's peak: the bound is feasible and
+ * the schedule is the bound; one page less: the bound is the same
+ * savings, infeasible, and the schedule fits.
+ */
+static void check_tight(const struct tt *t, uint64_t L)
+{
+	struct mdk_tier_point ub[NS], sched[NS], u2[NS], s2[NS];
+	struct mdk_tier_opts o = { .window_ns = L, .per_access = !L };
+	struct mdk_tiers tl;
+
+	tiers("cxl:cost=2,cap=1G;zswap:cost=5,ratio=3;swap:cost=9", &tl);
+	o.tiers = &tl;
+	run(t, sigmas, NS, &o, u2, s2);
+	for (size_t i = 0; i < NS; i++) {
+		tl.t[0].capacity = u2[i].peak[0];
+		if (!tl.t[0].capacity)
+			continue;
+		run(t, sigmas, NS, &o, ub, sched);
+		ck_assert(ub[i].feasible &&
+			  ub[i].pt.savings == u2[i].pt.savings);
+		same_point(&ub[i], &sched[i], "capacity at the peak");
+		tl.t[0].capacity--;
+		if (!tl.t[0].capacity)
+			continue;
+		run(t, sigmas, NS, &o, ub, sched);
+		ck_assert(!ub[i].feasible &&
+			  ub[i].pt.savings == u2[i].pt.savings);
+		check_feasible(&sched[i], &tl, sigmas[i],
+			       "a page under the peak");
+		ck_assert(sched[i].pt.savings <= ub[i].pt.savings);
 	}
 }
 
@@ -257,8 +296,13 @@ START_TEST(test_topp_capped_bounds)
 			check_capped(t, lists[l], 20, sigmas, NS, NULL, NULL);
 			check_capped(t, lists[l], 0, sigmas, NS, NULL, NULL);
 		}
+		check_tight(t, 20);
+		check_tight(t, 0);
 		tt_free(t);
 	}
+	/* both cases occur: bounds within and beyond the capacities */
+	ck_assert_msg(feasible_ub > 0 && feasible_ub < checked,
+		      "%zu of %zu bounds feasible", feasible_ub, checked);
 }
 END_TEST
 
