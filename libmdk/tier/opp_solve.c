@@ -55,68 +55,118 @@ void topp_tiers_init(struct topp_tiers *tt, const struct mdk_tiers *t)
 			tt->tail = i;
 }
 
+/* The best count vector so far, and what a window's search needs. */
+struct search {
+	const uint64_t *P;
+	uint64_t m, c[MDK_TIERS_MAX], s[MDK_TIERS_MAX];
+	unsigned int nq;
+	bool found;
+	uint64_t sav, cost, n[MDK_TIERS_MAX];
+};
+
 /* Savings of counts @n per level, the top level taking the largest gaps. */
-static uint64_t level_savings(const uint64_t *P, const uint64_t *s,
-			      const uint64_t *n, unsigned int nq)
+static uint64_t level_savings(const struct search *q, const uint64_t *n)
 {
 	uint64_t at = 0, sav = 0;
 	unsigned int l;
 
-	for (l = nq; l-- > 0;) {
-		sav += s[l] * (P[at + n[l]] - P[at]);
+	for (l = q->nq; l-- > 0;) {
+		sav += q->s[l] * (q->P[at + n[l]] - q->P[at]);
 		at += n[l];
 	}
 	return sav;
 }
 
+/*
+ * The counts of the upper levels in @n, the cheapest level takes what
+ * the budget @r leaves (each more interval saves at least s_1 > 0);
+ * kept if it beats the best (ties: the least stall, else the first).
+ */
+static void consider(struct search *q, uint64_t *n, uint64_t r)
+{
+	uint64_t used = 0, sav, cost = 0;
+	unsigned int l;
+
+	for (l = 1; l < q->nq; l++)
+		used += n[l];
+	n[0] = MDK_MIN(q->m - used, r / q->c[0]);
+	sav = level_savings(q, n);
+	for (l = 0; l < q->nq; l++)
+		cost += q->c[l] * n[l];
+	if (!q->found || sav > q->sav || (sav == q->sav && cost < q->cost)) {
+		q->found = true;
+		q->sav = sav;
+		q->cost = cost;
+		memcpy(q->n, n, sizeof(q->n));
+	}
+}
+
+#define BLOCK 8
+
+/*
+ * Three levels, the top count @nt fixed, budget @r left: the middle
+ * counts @lo..@hi.  With h in the middle and T(h) intervals sent in all,
+ * the savings are (s_3 - s_2) P[nt] + (s_2 - s_1) P[nt + h] + s_1 P[T(h)],
+ * and T does not grow with h (c_2 >= c_1), so a range [lo, hi] saves at
+ * most that with P[nt + hi] and P[T(lo)]: a range whose bound is below
+ * the best cannot hold it, nor change the scan's choice, and is skipped;
+ * others are halved, the lower half first, as a plain scan goes.
+ */
+static void scan_middle(struct search *q, uint64_t nt, uint64_t r, uint64_t lo,
+			uint64_t hi)
+{
+	const uint64_t *P = q->P;
+	uint64_t T = MDK_MIN(q->m, nt + lo + (r - q->c[1] * lo) / q->c[0]);
+	uint64_t n[MDK_TIERS_MAX], h;
+
+	if (q->found && (q->s[2] - q->s[1]) * P[nt] +
+					(q->s[1] - q->s[0]) * P[nt + hi] +
+					q->s[0] * P[T] <
+				q->sav)
+		return;
+	if (hi - lo >= BLOCK) {
+		scan_middle(q, nt, r, lo, lo + (hi - lo) / 2);
+		scan_middle(q, nt, r, lo + (hi - lo) / 2 + 1, hi);
+		return;
+	}
+	for (h = lo; h <= hi; h++) {
+		n[2] = nt;
+		n[1] = h;
+		consider(q, n, r - q->c[1] * h);
+	}
+}
+
 void topp_solve(const struct topp_tiers *tt, const struct topp_window *w,
 		uint64_t budget, uint64_t cnt[MDK_TIERS_MAX])
 {
-	unsigned int nq = tt->nq, top = nq - 1, l;
-	uint64_t c[MDK_TIERS_MAX], s[MDK_TIERS_MAX], n[MDK_TIERS_MAX] = { 0 };
-	uint64_t best[MDK_TIERS_MAX] = { 0 }, bsav = 0, bcost = 0;
-	uint64_t m = w->m, nt, nm, top_lim;
-	bool found = false;
+	struct search q = { .P = w->P, .m = w->m, .nq = tt->nq };
+	uint64_t n[MDK_TIERS_MAX] = { 0 }, nt, top_lim;
+	unsigned int l, top = q.nq - 1;
 
 	memset(cnt, 0, MDK_TIERS_MAX * sizeof(*cnt));
-	for (l = 0; l < nq; l++) {
-		c[l] = tt->t->t[tt->q[l]].cost_ns;
-		s[l] = tt->t->t[tt->q[l]].save_ppm;
+	for (l = 0; l < q.nq; l++) {
+		q.c[l] = tt->t->t[tt->q[l]].cost_ns;
+		q.s[l] = tt->t->t[tt->q[l]].save_ppm;
 	}
-	if (nq == 1) {
+	if (q.nq == 1) {
 		/* Every interval saves: as many as the budget pays for. */
-		cnt[tt->q[0]] = MDK_MIN(m, budget / c[0]);
+		cnt[tt->q[0]] = MDK_MIN(q.m, budget / q.c[0]);
 		return;
 	}
-	top_lim = MDK_MIN(m, budget / c[top]);
+	top_lim = MDK_MIN(q.m, budget / q.c[top]);
 	for (nt = 0; nt <= top_lim; nt++) {
-		uint64_t r = budget - c[top] * nt;
-		uint64_t mid_lim = nq == 3 ? MDK_MIN(m - nt, r / c[1]) : 0;
+		uint64_t r = budget - q.c[top] * nt;
 
-		for (nm = 0; nm <= mid_lim; nm++) {
-			uint64_t r1 = r - (nq == 3 ? c[1] * nm : 0);
-			uint64_t sav, cost = 0;
-
-			n[top] = nt;
-			if (nq == 3)
-				n[1] = nm;
-			/* The cheapest tier takes what the budget leaves:
-			 * each more interval saves at least s_1 > 0. */
-			n[0] = MDK_MIN(m - nt - (nq == 3 ? nm : 0), r1 / c[0]);
-			sav = level_savings(w->P, s, n, nq);
-			for (l = 0; l < nq; l++)
-				cost += c[l] * n[l];
-			if (!found || sav > bsav ||
-			    (sav == bsav && cost < bcost)) {
-				found = true;
-				bsav = sav;
-				bcost = cost;
-				memcpy(best, n, sizeof(best));
-			}
+		if (q.nq == 3) {
+			scan_middle(&q, nt, r, 0,
+				    MDK_MIN(q.m - nt, r / q.c[1]));
+			continue;
 		}
+		n[1] = nt;
+		consider(&q, n, r);
 	}
-	for (l = 0; l < nq; l++)
-		cnt[tt->q[l]] = best[l];
+	for (l = 0; l < q.nq; l++)
+		cnt[tt->q[l]] = q.n[l];
 }
 
 /*
