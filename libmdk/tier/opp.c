@@ -35,6 +35,9 @@ struct topp_run {
 	uint32_t gmax;
 	uint64_t m;
 	uint32_t *start, *reuse; /* BATCH */
+	/* with capacities: every window's gaps, for the Lagrangian bound */
+	struct topp_group *gr;
+	size_t ngr, grcap;
 };
 
 static int check_tiers(const struct mdk_tiers *t, char *err, size_t errlen)
@@ -147,6 +150,7 @@ static void run_free(struct topp_run *r)
 	free(r->P);
 	free(r->start);
 	free(r->reuse);
+	free(r->gr);
 }
 
 static int run_alloc(struct topp_run *r)
@@ -184,6 +188,14 @@ static int close_window(struct topp_run *r, uint32_t n, bool tails)
 
 	if (!r->m)
 		return 0;
+	for (uint32_t g = 1; r->sched && g <= r->gmax; g++) {
+		if (!r->hist[g])
+			continue;
+		if (mdk_grow((void **)&r->gr, &r->grcap, r->ngr + 1,
+			     sizeof(*r->gr)))
+			return -ENOMEM;
+		r->gr[r->ngr++] = (struct topp_group){ n, g, r->hist[g] };
+	}
 	if (!tails && r->tt.nq >= 2) {
 		uint64_t j = 0;
 		uint32_t g;
@@ -329,6 +341,54 @@ static void point(const struct topp_run *r, const struct topp_sol *s,
 	}
 }
 
+/*
+ * A bound beyond the capacities: the Lagrangian one of budget @i if it is
+ * below the relaxation's, rounded up (with room for floating point) and
+ * never below the schedule.
+ */
+static int tighten(const struct topp_run *r, size_t i,
+		   struct mdk_tier_point *ub)
+{
+	uint64_t *b = malloc(r->W * sizeof(*b)), ppm;
+	double L, lower = (double)r->sched[i].saved_ppm;
+	uint32_t w;
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	for (w = 0; w < r->W; w++)
+		b[w] = budget(r->sigma_ppm[i], window_D(r, w));
+	ret = topp_lagrange(&r->tt, r->gr, r->ngr, r->W, b, lower, &L);
+	free(b);
+	if (ret || !(L * (1 + 1e-9) + 1 < (double)r->ub[i].saved_ppm))
+		return ret;
+	ppm = (uint64_t)ceil(L * (1 + 1e-9) + 1);
+	ppm = MDK_MAX(ppm, r->sched[i].saved_ppm);
+	ub->pt.saved = ppm / MDK_PPM;
+	ub->pt.savings =
+		ub->pt.footprint ?
+			(double)ppm / ((double)ub->pt.footprint * MDK_PPM) :
+			0;
+	return 0;
+}
+
+/*
+ * The optimum does not fall as the budget grows: a bound at a larger
+ * sigma bounds every smaller one too.
+ */
+static void monotone(const struct topp_run *r, struct mdk_tier_point *ub)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->n; i++)
+		for (j = 0; j < r->n; j++)
+			if (r->sigma_ppm[j] >= r->sigma_ppm[i] &&
+			    ub[j].pt.savings < ub[i].pt.savings) {
+				ub[i].pt.savings = ub[j].pt.savings;
+				ub[i].pt.saved = ub[j].pt.saved;
+			}
+}
+
 static int check_args(const char *trace, const double *sigma, size_t n,
 		      const struct mdk_tier_opts *o,
 		      const struct mdk_tier_point *ub,
@@ -402,7 +462,11 @@ int mdk_tier_opp(const char *trace, const double *sigma, size_t n,
 			point(&r, &r.sched[i], sigma[i], rates, &sched[i]);
 		else
 			sched[i] = ub[i];
+		if (r.sched && !ub[i].feasible && tighten(&r, i, &ub[i]))
+			ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 	}
+	if (!ret && r.sched)
+		monotone(&r, ub);
 out_stream:
 	free(rates);
 	mdk_stream_free(st);

@@ -77,6 +77,25 @@ void topp_commit_repair(const struct topp_tiers *tt,
 			const uint64_t cnt[MDK_TIERS_MAX], uint64_t budget,
 			struct topp_sol *s);
 
+/* @x intervals of gap @g that end in window @n (W: tails). */
+struct topp_group {
+	uint32_t n, g;
+	uint64_t x;
+};
+
+/*
+ * A Lagrangian bound on the savings (ppm page-windows) of every
+ * schedule within the capacities and the budgets @budget[0..@W-1], for
+ * the groups @gr (in window order, tails last): the capacities priced
+ * per tier and window, each window's choice relaxed to its linear
+ * program, the prices improved by subgradient steps towards @lower (a
+ * feasible schedule's savings).  *@bound is the least bound met.
+ * Returns 0 or -ENOMEM.
+ */
+int topp_lagrange(const struct topp_tiers *tt, const struct topp_group *gr,
+		  size_t ng, uint32_t W, const uint64_t *budget, double lower,
+		  double *bound);
+
 #pragma GCC visibility pop
 
 #endif /* MDK_TIER_OPP_INT_H */
