@@ -129,6 +129,7 @@ static void sol_free(struct topp_sol *s)
 		free(s->diff[k]);
 		free(s->occ[k]);
 	}
+	free(s->log);
 }
 
 static void run_free(struct topp_run *r)
@@ -409,10 +410,16 @@ static int check_args(const char *trace, const double *sigma, size_t n,
 	return check_tiers(o->tiers, err, errlen);
 }
 
-int mdk_tier_opp(const char *trace, const double *sigma, size_t n,
-		 const struct mdk_tier_opts *o, struct mdk_tier_point *ub,
-		 struct mdk_tier_point *sched, char *err, size_t errlen)
+/*
+ * mdk_tier_opp(), and with @log the placements of the first schedule
+ * (the bound's without capacities), *@nlog of them.
+ */
+static int topp(const char *trace, const double *sigma, size_t n,
+		const struct mdk_tier_opts *o, struct mdk_tier_point *ub,
+		struct mdk_tier_point *sched, struct topp_place **log,
+		size_t *nlog, char *err, size_t errlen)
 {
+	struct topp_sol *ls = NULL;
 	struct topp_run r = { .trace = trace, .n = n };
 	struct mdk_trace_reader *rd = NULL;
 	struct mdk_stream *st = NULL;
@@ -455,7 +462,13 @@ int mdk_tier_opp(const char *trace, const double *sigma, size_t n,
 		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 		goto out_stream;
 	}
+	if (log) {
+		ls = r.sched ? &r.sched[0] : &r.ub[0];
+		ls->logging = true;
+	}
 	ret = pass(&r, rd, st, err, errlen);
+	if (!ret && ls && ls->nomem)
+		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 	for (i = 0; i < n && !ret; i++) {
 		point(&r, &r.ub[i], sigma[i], rates, &ub[i]);
 		if (r.sched)
@@ -467,6 +480,12 @@ int mdk_tier_opp(const char *trace, const double *sigma, size_t n,
 	}
 	if (!ret && r.sched)
 		monotone(&r, ub);
+	if (ls && !ret) {
+		/* the caller takes the log */
+		*log = ls->log;
+		*nlog = ls->nlog;
+		ls->log = NULL;
+	}
 out_stream:
 	free(rates);
 	mdk_stream_free(st);
@@ -475,4 +494,21 @@ out_close:
 out_free:
 	run_free(&r);
 	return ret;
+}
+
+int mdk_tier_opp(const char *trace, const double *sigma, size_t n,
+		 const struct mdk_tier_opts *o, struct mdk_tier_point *ub,
+		 struct mdk_tier_point *sched, char *err, size_t errlen)
+{
+	return topp(trace, sigma, n, o, ub, sched, NULL, NULL, err, errlen);
+}
+
+int mdk__tier_opp_log(const char *trace, double sigma,
+		      const struct mdk_tier_opts *o,
+		      struct mdk_tier_point *sched, struct topp_place **log,
+		      size_t *n, char *err, size_t errlen)
+{
+	struct mdk_tier_point ub;
+
+	return topp(trace, &sigma, 1, o, &ub, sched, log, n, err, errlen);
 }

@@ -40,6 +40,13 @@ struct topp_window {
 	const uint64_t *P;
 };
 
+/* @x intervals of gap @g ending in window @n (W: tails) put in tier @k. */
+struct topp_place {
+	uint32_t n, g;
+	unsigned int k;
+	uint64_t x;
+};
+
 /* A solution over the whole trace: per window and per tier. */
 struct topp_sol {
 	uint64_t *stall; /* W: ns of stall */
@@ -48,6 +55,10 @@ struct topp_sol {
 	uint64_t *occ[MDK_TIERS_MAX]; /* W: a capped tier's occupancy */
 	uint64_t saved_ppm; /* page-windows x s_k, in ppm */
 	uint64_t tprom[MDK_TIERS_MAX];
+	/* every placement, when logging (mdk__tier_opp_log()) */
+	bool logging, nomem;
+	struct topp_place *log;
+	size_t nlog, logcap;
 };
 
 /* The undominated tiers, the repair's order and the tails' tier of @t. */
@@ -95,6 +106,17 @@ struct topp_group {
 int topp_lagrange(const struct topp_tiers *tt, const struct topp_group *gr,
 		  size_t ng, uint32_t W, const uint64_t *budget, double lower,
 		  double *bound);
+
+/*
+ * mdk__tier_opp_log() - mdk_tier_opp() at one @sigma, and every placement
+ * of its schedule (the bound's without capacities) in a malloc'ed array
+ * *@log of *@n (caller frees), for tests that check the schedule
+ * themselves.  Returns as mdk_tier_opp().
+ */
+int mdk__tier_opp_log(const char *trace, double sigma,
+		      const struct mdk_tier_opts *o,
+		      struct mdk_tier_point *sched, struct topp_place **log,
+		      size_t *n, char *err, size_t errlen);
 
 #pragma GCC visibility pop
 

@@ -237,6 +237,14 @@ static void put(const struct topp_tiers *tt, const struct topp_window *w,
 		for (v = lo; v < w->n; v++)
 			s->occ[k][v] += x;
 	s->saved_ppm += (uint64_t)t->save_ppm * g * x;
+	if (s->logging) {
+		if (mdk_grow((void **)&s->log, &s->logcap, s->nlog + 1,
+			     sizeof(*s->log)))
+			s->nomem = true;
+		else
+			s->log[s->nlog++] =
+				(struct topp_place){ w->n, g, k, x };
+	}
 	if (!w->tails) {
 		s->stall[w->n] += t->cost_ns * x;
 		s->prom[w->n] += x;

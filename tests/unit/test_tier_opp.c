@@ -6,7 +6,8 @@
  * GLPK solves from the trace matrix (tier_ilp.c), on random traces with
  * one, two and three tiers (dominated and equal-cost ones too) and
  * several budgets; with a capacity, bound >= ILP optimum >= schedule, the
- * schedule within every capacity and budget, and the gap is printed; with
+ * schedule's own placements (counted here from the trace matrix) within
+ * every capacity and budget, and the gap is printed; with
  * one tier of cost 1 ns and saving 1, per accessed page, it is classic
  * OPP(rho) on the committed fixtures, every field; bad input is refused.
  */
@@ -14,6 +15,7 @@
 
 #include <mdk/tier.h>
 
+#include "libmdk/tier/opp_int.h"
 #include "policy_test.h"
 #include "tier_ilp.h"
 
@@ -279,6 +281,120 @@ static void check_tight(const struct tt *t, uint64_t L)
 	}
 }
 
+/*
+ * The schedule's own placements against the trace matrix, counted here:
+ * no more intervals of a gap placed in a window than the trace has, every
+ * tier's occupancy within its capacity in every window, every window's
+ * stall within floor(sigma D), and the point's savings, stall and peaks
+ * those of the placements.
+ */
+static void check_placements(const struct tt *t, const struct mdk_tiers *tl,
+			     uint64_t L, double sigma)
+{
+	struct mdk_tier_opts o = { .tiers = tl,
+				   .window_ns = L,
+				   .per_access = !L };
+	uint32_t W = t->W;
+	uint64_t *have = calloc((size_t)(W + 1) * (W + 1), sizeof(*have));
+	uint64_t *used = calloc((size_t)(W + 1) * (W + 1), sizeof(*used));
+	uint64_t *stall = calloc(W + 1, sizeof(*stall));
+	uint64_t *b = calloc(W, sizeof(*b));
+	uint64_t occ[MDK_TIERS_MAX][64] = { { 0 } }, ppm = 0, total = 0;
+	struct mdk_tier_point pt;
+	struct topp_place *log;
+	char path[64], err[256];
+	size_t n;
+
+	ck_assert(W < 64 && have && used && stall && b);
+	for (size_t p = 0; p < t->P; p++) {
+		int64_t last = -1;
+
+		for (uint32_t w = 0; w <= W; w++) {
+			if (w < W && !tt_get(t, p, w))
+				continue;
+			if (last >= 0 && w - last - 1 >= 1)
+				have[w * (W + 1) + (w - last - 1)]++;
+			last = w;
+		}
+	}
+	tt_write(t, path, sizeof(path));
+	ck_assert_msg(!mdk__tier_opp_log(path, sigma, &o, &pt, &log, &n, err,
+					 sizeof(err)),
+		      "%s", err);
+	unlink(path);
+	budgets(t, L, (uint64_t)llround(sigma * 1e6), b);
+	for (size_t i = 0; i < n; i++) {
+		const struct topp_place *q = &log[i];
+
+		ck_assert(q->n <= W && q->g >= 1 && q->g <= q->n &&
+			  q->k < tl->n && q->x > 0);
+		used[q->n * (W + 1) + q->g] += q->x;
+		ck_assert_msg(
+			used[q->n * (W + 1) + q->g] <=
+				have[q->n * (W + 1) + q->g],
+			"window %u gap %u: more placed than the trace has",
+			q->n, q->g);
+		for (uint32_t w = q->n - q->g; w < q->n; w++)
+			occ[q->k][w] += q->x;
+		if (q->n < W)
+			stall[q->n] += tl->t[q->k].cost_ns * q->x;
+		ppm += (uint64_t)tl->t[q->k].save_ppm * q->g * q->x;
+	}
+	for (uint32_t w = 0; w < W; w++) {
+		ck_assert_msg(stall[w] <= b[w],
+			      "window %u: stall %llu over %llu", w,
+			      (unsigned long long)stall[w],
+			      (unsigned long long)b[w]);
+		total += stall[w];
+	}
+	for (unsigned int k = 0; k < tl->n; k++) {
+		uint64_t peak = 0;
+
+		for (uint32_t w = 0; w < W; w++) {
+			ck_assert_msg(!tl->t[k].capacity ||
+					      occ[k][w] <= tl->t[k].capacity,
+				      "tier %u window %u: %llu pages", k, w,
+				      (unsigned long long)occ[k][w]);
+			peak = occ[k][w] > peak ? occ[k][w] : peak;
+		}
+		ck_assert_uint_eq(peak, pt.peak[k]);
+	}
+	ck_assert_uint_eq(total, pt.stall_ns);
+	ck_assert(pt.pt.savings ==
+		  (double)ppm / ((double)pt.pt.footprint * 1e6));
+	free(log);
+	free(have);
+	free(used);
+	free(stall);
+	free(b);
+}
+
+START_TEST(test_topp_capped_placements)
+{
+	static const char *const lists[] = {
+		"cxl:cost=2,cap=2;swap:cost=9",
+		"cxl:cost=2,cap=3;zswap:cost=5,ratio=3;swap:cost=9",
+		"zswap:cost=2,save=0.5,cap=2;cxl:cost=4,cap=1;swap:cost=9",
+		"z:cost=2,save=0.4;m:cost=3,save=0.7;s:cost=7",
+	};
+	struct mdk_tiers tl;
+
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		struct tt *t =
+			tt_random(200 + seed, 4 + seed % 9, 6 + seed % 13);
+
+		for (size_t l = 0; l < MDK_ARRAY(lists); l++) {
+			tiers(lists[l], &tl);
+			for (size_t i = 0; i < NS; i++) {
+				check_placements(t, &tl, 20, sigmas[i]);
+				check_placements(t, &tl, 0, sigmas[i]);
+			}
+		}
+		tt_free(t);
+	}
+}
+END_TEST
+
 START_TEST(test_topp_capped_bounds)
 {
 	static const char *const lists[][2] = {
@@ -469,6 +585,7 @@ static Suite *tier_opp_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_topp_exact_uncapped);
 	tcase_add_test(tc, test_topp_capped_bounds);
+	tcase_add_test(tc, test_topp_capped_placements);
 	tcase_add_test(tc, test_topp_capped_gap);
 	tcase_add_test(tc, test_topp_is_opp_on_fixtures);
 	tcase_add_test(tc, test_topp_bad_input);
