@@ -6,7 +6,8 @@
  * saving, same windows occupied); as each window closes, every budget's
  * exact optimum (opp_solve.c) goes into the upper bound as it is and,
  * with capacities, into the schedule repaired in time order.  The tails
- * close last, as a window W without a budget.
+ * close last, as a window W without a budget.  A bound that breaks a
+ * capacity is then tightened by the Lagrangian bound (opp_bound.c).
  */
 #include <errno.h>
 #include <math.h>
