@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # The tiered runs of the experiment (mix-*), sourced by guest.sh: the
@@ -17,7 +18,9 @@
 #
 # each mdkd run with target_stall = EXP_STALL.  The costs are measured
 # once, by mdkctl tier calibrate, before the first mix run; the node's
-# capacity in the tier list is a third of the cold memory.
+# capacity in the tier list is a third of the cold memory.  TIER, KEYS,
+# HOT, W, CG, log and the tools are guest.sh's.
+# shellcheck disable=SC2034
 
 RANDOM_MIB=${EXP_RANDOM_MIB:-32}
 STALL=${EXP_STALL:-2%}
