@@ -16,6 +16,7 @@
 
 #include <mdk/tier.h>
 
+#include "analysis.h"
 #include "parse.h"
 #include "report.h"
 #include "tier_curve.h"
@@ -26,6 +27,8 @@ struct tier_args {
 	struct mdk_tier_opts o;
 	double target; /* < 0: none */
 	bool csv;
+	struct mdkctl_trace_meta meta;
+	bool per_access; /* D(w) = U(w) x 1 ns: shares in ns per page */
 };
 
 static int tier_usage(bool sim)
@@ -156,6 +159,16 @@ static void setting_str(const struct mdk_tier_point *p, char *buf, size_t len)
 	}
 }
 
+/* A stall share: a percentage of D(w), or ns per accessed page. */
+static const char *share(const struct tier_args *a, double x, char *buf,
+			 size_t len)
+{
+	if (!a->per_access)
+		return mdkctl_pct(x, buf, len);
+	snprintf(buf, len, "%.4g", x);
+	return buf;
+}
+
 static void print_header(const struct tier_args *a, bool csv)
 {
 	unsigned int k;
@@ -204,8 +217,8 @@ static void print_point(const struct tier_args *a,
 		return;
 	}
 	printf("%-1s %-6s %-24s %10s %10s %9s %8s", best ? "*" : "",
-	       p->pt.policy, set, mdkctl_pct(p->max_stall, r1, sizeof(r1)),
-	       mdkctl_pct(p->mean_stall, r2, sizeof(r2)),
+	       p->pt.policy, set, share(a, p->max_stall, r1, sizeof(r1)),
+	       share(a, p->mean_stall, r2, sizeof(r2)),
 	       mdkctl_pct(p->pt.max_rate, r3, sizeof(r3)),
 	       mdkctl_pct(p->pt.savings, r4, sizeof(r4)));
 	for (k = 0; k < a->t.n; k++)
@@ -220,12 +233,14 @@ static void print_dw(const struct tier_args *a)
 	char buf[256];
 
 	mdk_tiers_format(&a->t, buf, sizeof(buf));
-	printf("%s: tiers %s; D(w): %s\n", a->trace, buf,
-	       a->o.per_access ?
-		       "accessed pages x 1 ns" :
-	       a->o.window_ns ?
-		       "--window" :
-		       "the trace's window (else accessed pages x 1 ns)");
+	printf("%s: %u windows; tiers %s\n", a->trace, a->meta.windows, buf);
+	if (a->per_access)
+		printf("D(w): accessed pages x 1 ns (stall shares in ns per accessed page)\n");
+	else
+		printf("D(w): %s of %g s (stall shares of it)\n",
+		       a->o.window_ns ? "--window" : "the trace's window",
+		       a->o.window_ns ? (double)a->o.window_ns / 1e9 :
+					a->meta.window_s);
 }
 
 int mdkctl_tier_cmd(int argc, char **argv, bool sim)
@@ -239,6 +254,10 @@ int mdkctl_tier_cmd(int argc, char **argv, bool sim)
 
 	if (rc)
 		return rc;
+	if (mdkctl_trace_meta(a.trace, &a.meta))
+		return 1;
+	a.per_access = a.o.per_access ||
+		       (!a.o.window_ns && a.meta.window_s <= 0);
 	if (sim)
 		rc = mdk_tier_simulate(a.trace, a.spec, &a.o, &one, err,
 				       sizeof(err));
@@ -261,7 +280,7 @@ int mdkctl_tier_cmd(int argc, char **argv, bool sim)
 		char r[16];
 
 		printf("best feasible setting within a max stall share of %s: ",
-		       mdkctl_pct(a.target, r, sizeof(r)));
+		       share(&a, a.target, r, sizeof(r)));
 		if (best >= 0) {
 			char set[96];
 
