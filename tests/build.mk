@@ -123,9 +123,11 @@ demo: all
 # redis in the VM under each reclaimer; results in build/experiment/,
 # copied to Documentation/experiment/.  Every installed kernel, or
 # EXP_KERNELS="KVER..."; EXP_* of tests/experiment/guest.sh for the workload.
+# Then the tiered runs (tests/experiment/mix.sh), into Documentation/experiment/tiers.*.
 .PHONY: experiment
 experiment: all
 	tests/experiment/run --docs
+	tests/experiment/run --tiers --docs
 
 # Benchmarks: tests/bench/NAME.sh, each printing ratios against a baseline
 # measured in the same run; C helpers tests/bench/bench_NAME.c are built to
