@@ -37,8 +37,7 @@ double mdkd_compress_ratio(const struct mdkd_compress *c)
 	return c->out_bytes ? (double)c->in_bytes / (double)c->out_bytes : 0;
 }
 
-/* The value of line "KEY N" of @buf. */
-static bool stat_key(const char *buf, const char *key, uint64_t *v)
+bool mdkd_compress_stat_key(const char *buf, const char *key, uint64_t *v)
 {
 	size_t len = strlen(key);
 	const char *l;
@@ -53,7 +52,8 @@ int mdkd_compress_memstat(const char *buf, double *ratio)
 {
 	uint64_t z, zd;
 
-	if (!stat_key(buf, "zswap", &z) || !stat_key(buf, "zswapped", &zd))
+	if (!mdkd_compress_stat_key(buf, "zswap", &z) ||
+	    !mdkd_compress_stat_key(buf, "zswapped", &zd))
 		return -ENOENT;
 	if (!z || !zd)
 		return -ENODATA;

@@ -18,6 +18,7 @@
 #ifndef MDKD_COMPRESS_H
 #define MDKD_COMPRESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Pages sampled per pass, at most. */
@@ -28,6 +29,9 @@ struct mdkd_compress {
 	uint64_t pages;
 	uint64_t in_bytes, out_bytes; /* out: at most in, per page */
 };
+
+/* mdkd_compress_stat_key() - the value of line "@key N" of memory.stat @buf. */
+bool mdkd_compress_stat_key(const char *buf, const char *key, uint64_t *v);
 
 /* mdkd_compress_page() - compress one 4 KiB page into @c's sums. */
 void mdkd_compress_page(struct mdkd_compress *c, const void *page);
