@@ -6,8 +6,11 @@
 # the node's free pages as cap; mdk_tiers_load reads it back (mdkctl tier
 # show) and the probe cgroup is gone.  Then each back end taken away
 # (zswap off, no swap device, no module) is left out with its message,
-# and with none left calibrate fails.  The measured figures are printed
-# as diagnostics (TCG: far slower than hardware).
+# and with none left calibrate fails.  mdkd with tier_file on that file
+# shows the costs in mdkctl status and a policy-mode cgroup's compression
+# ratio and counters; a bad file on reload is refused by file:line and the
+# costs stay.  The measured figures are printed as diagnostics (TCG: far
+# slower than hardware).
 . "$(dirname "$0")/lib/mdkd_lib.sh"
 
 PAGES=1024
@@ -43,7 +46,7 @@ cal() {
 	rc=$?
 }
 
-ktap_plan 10
+ktap_plan 13
 insmod "$CMM_MP_KO" || ktap_bail "insmod cmm_mp failed"
 kmod_loaded=1
 "$MDKCTL" pool online 0 >/dev/null || ktap_bail "pool online"
@@ -69,6 +72,38 @@ ktap_check "cxl's cap ($cap) is node 1's free pages ($free)"
 ktap_check "mdk_tiers_load reads it back (mdkctl tier show)"
 [ ! -e /sys/fs/cgroup/mdk-calibrate ]
 ktap_check "the probe cgroup is removed"
+
+# mdkd: the costs host-wide, a policy-mode cgroup's ratio and counters
+name=mdk-test-tcal-$$
+cg=$(cg_new "$name") || ktap_bail "cgroup"
+workload_start "$cg" 16 4 || ktap_bail "the workload did not start"
+mdkd_conf "$MDK_TMP/t.conf" "tier_file = $F" "[cgroup $name]" \
+	"mode = policy" "backend = swap" "window = 1s" "policy = age:T=60" \
+	"auto_tune = off"
+mdkd_start "$MDK_TMP/t.conf" || ktap_bail "mdkd did not start"
+for _ in $(seq 100); do
+	[ "$(status_py "p['totals']['windows']")" -ge 2 ] 2>/dev/null && break
+	sleep 0.3
+done
+mdkctl_ status >"$MDK_TMP/status"
+sed 's/^/# /' "$MDK_TMP/status"
+grep -q "^tier costs: cxl $(awk "BEGIN { printf \"%.1f\", $c / 1000 }") us (cap $cap pages), zswap [0-9.]* us, swap [0-9.]* us; from $F, 20" "$MDK_TMP/status"
+ktap_check "mdkctl status shows the costs, cxl's cap, the file and its date"
+out=$(status_py "'%.3f %s %s' % (p['tiers']['ratio'], p['tiers']['ratio_source'], p['tiers']['swapins_source'])")
+ktap_diag "ratio, its source, swap-ins' source: $out"
+set -- $out
+[ -n "$1" ] && python3 -c "import sys; sys.exit(not $1 >= 1)" &&
+	grep -q "^  tiers: ratio $(printf %.2f "$1") ($2, saves" "$MDK_TMP/status"
+ktap_check "the cgroup's compression ratio ($1, $2) in status -j and status"
+printf 'cxl:cost=1us\nswap:cost=nothing\n' >"$F"
+kill -HUP "$MDKD_PID"
+sleep 1
+mdkctl_ status >"$MDK_TMP/status"
+grep -q "last reload failed: $F:2 (tier swap): cost 'nothing'" "$MDK_TMP/status" &&
+	grep -q "^tier costs: cxl $(awk "BEGIN { printf \"%.1f\", $c / 1000 }") us" "$MDK_TMP/status"
+ktap_check "a bad tier file on reload: refused by file:line, the costs kept"
+mdkd_stop
+workload_stop 2>/dev/null
 
 echo N >/sys/module/zswap/parameters/enabled
 cal --dry-run >"$MDK_TMP/out"
