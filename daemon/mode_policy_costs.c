@@ -95,7 +95,7 @@ struct json_object *mdkd_policy_costs_json(struct policy_state *st)
 {
 	struct json_object *o = json_object_new_object();
 	struct policy_costs *c = &st->costs;
-	static char stat[32768];
+	char stat[16384];
 	uint64_t v;
 
 	read_at(st->t->dirfd, "memory.stat", stat, sizeof(stat));

@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "cli/mdkctl.h"
-#include "cli/parse.h"
 #include "cli/tier_file.h"
 #include "daemon/host.h"
 #include "daemon/pages.h"

@@ -47,7 +47,7 @@ cal() {
 	rc=$?
 }
 
-ktap_plan 13
+ktap_plan 14
 insmod "$CMM_MP_KO" || ktap_bail "insmod cmm_mp failed"
 kmod_loaded=1
 "$MDKCTL" pool online 0 >/dev/null || ktap_bail "pool online"
@@ -75,6 +75,23 @@ ktap_check "cxl's cap ($cap) is node 1's free pages ($free)"
 ktap_check "mdk_tiers_load reads it back (mdkctl tier show)"
 [ ! -e /sys/fs/cgroup/mdk-calibrate ]
 ktap_check "the probe cgroup is removed"
+
+# SIGINT mid-run: the probe child killed, the cgroup removed
+"$MDKCTL" tier calibrate --pages 4096 --rounds 64 --dry-run >/dev/null 2>&1 &
+cal_pid=$!
+for _ in $(seq 100); do
+	# cgroupfs files have no size: read it
+	[ -n "$(cat /sys/fs/cgroup/mdk-calibrate/cgroup.procs 2>/dev/null)" ] && break
+	sleep 0.1
+done
+probe=$(cat /sys/fs/cgroup/mdk-calibrate/cgroup.procs 2>/dev/null)
+kill -INT $cal_pid
+wait $cal_pid
+st=$?
+sleep 0.5
+[ -n "$probe" ] && [ $st -eq 130 ] && [ ! -e /sys/fs/cgroup/mdk-calibrate ] &&
+	! kill -0 "$probe" 2>/dev/null
+ktap_check "SIGINT mid-run: the probe (pid ${probe:-none}) killed, the cgroup removed, status $st"
 
 # mdkd: the costs host-wide, a policy-mode cgroup's ratio and counters
 name=mdk-test-tcal-$$
