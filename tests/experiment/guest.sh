@@ -179,6 +179,9 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 		echo "record_file = $d/record.csv"
 		echo "log_level = info"
 		echo "rescan_interval = 1s"
+		case $run in
+		mix-*) mix_conf_global "$run" "$d" ;;
+		esac
 		echo "[cgroup $CGN]"
 		case $run in
 		mix-*) mix_conf "$run" ;;

@@ -17,8 +17,10 @@
 #   mix-auto     ... over all three: the hierarchy
 #
 # each mdkd run with target_stall = EXP_STALL.  The costs are measured
-# once, by mdkctl tier calibrate, before the first mix run; the node's
-# capacity in the tier list is a third of the cold memory.  TIER, KEYS,
+# once, by mdkctl tier calibrate, before the first mix run; each run's
+# mdkd reads them from a tier file of its own back ends (tier_file), the
+# node's capacity a third of the cold memory, and takes zswap's saving
+# from the cgroup's measured compression ratio.  TIER, KEYS,
 # HOT, W, CG, log and the tools are guest.sh's.
 # shellcheck disable=SC2034
 
@@ -66,23 +68,31 @@ mix_calibrate() {
 	return $ret
 }
 
-# The run's tier list: its back ends' measured lines, the node capped at a
-# third of the cold memory (the cold keys, about 1.1 kB each in redis,
-# and the random buffer).
-mix_tiers() {
-	local cold cap b line list=
+# The run's tier file, $2/tiers: its back ends' measured lines, the node
+# capped at a third of the cold memory (the cold keys, about 1.1 kB each
+# in redis, and the random buffer).
+mix_tier_file() {
+	local cold cap b line
 	cold=$(( (KEYS - HOT) * 1100 + RANDOM_MIB * 1048576 ))
 	cap=$(( cold / 3 / 4096 ))
+	: >"$2/tiers"
 	for b in $(mix_backends "$1"); do
 		line=$(grep "^$b:" "$MIX_TIERS" | sed 's/#.*//; s/,cap=[0-9KMG]*//; s/[[:space:]]*$//')
 		[ -n "$line" ] || { log "run $1: no measured cost for $b"; return 1; }
 		[ "$b" = cxl ] && line="$line,cap=$cap"
-		list="${list:+$list;}$line"
+		echo "$line" >>"$2/tiers"
 	done
-	echo "$list"
 }
 
-# mdkd.conf lines of a mix run's cgroup.
+# mdkd.conf lines of a mix run: the global ones (RUN DIR), then the
+# cgroup's (RUN).
+mix_conf_global() {
+	case $1 in
+	mix-senpai) ;;
+	*) mix_tier_file "$1" "$2" && echo "tier_file = $2/tiers" ;;
+	esac
+}
+
 mix_conf() {
 	case $1 in
 	mix-senpai)
@@ -95,7 +105,6 @@ mix_conf() {
 		echo "mode = policy"
 		echo "window = ${W}s"
 		echo "backend = auto"
-		echo "tiers = $(mix_tiers "$1")"
 		echo "horizon = 24"
 		echo "target_stall = $STALL"
 		echo "auto_tune = on"
