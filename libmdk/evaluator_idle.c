@@ -128,3 +128,15 @@ int mdk_eval_pick_tier(struct mdk_eval *e, unsigned int tier, uint32_t wait,
 	*n = m;
 	return 0;
 }
+
+void mdk_eval_tier_pages(const struct mdk_eval *e, uint64_t *counts)
+{
+	uint32_t idx;
+
+	memset(counts, 0, MDK_TIERS_MAX * sizeof(*counts));
+	for (idx = 0; idx < e->nidx; idx++)
+		if ((e->pflags[idx] & (F_USED | F_RECLAIMED)) ==
+		    (F_USED | F_RECLAIMED))
+			counts[((e->pflags[idx] & F_TIER_MASK) >> F_TIER_SHIFT) -
+			       1]++;
+}

@@ -105,6 +105,10 @@ START_TEST(test_returned_per_tier)
 	ck_assert_int_eq(mdk_eval_mark_tier(e, c, 2, 2), 0);
 	/* Moved further down: page 6 goes from tier 2 to 3. */
 	ck_assert_int_eq(mdk_eval_mark_tier(e, c + 1, 1, 3), 0);
+	mdk_eval_tier_pages(e, counts);
+	ck_assert_uint_eq(counts[0], 2);
+	ck_assert_uint_eq(counts[1], 1);
+	ck_assert_uint_eq(counts[2], 2);
 	feed(e, back, 5);
 	ret = mdk_eval_returned(e, &n);
 	tiers = mdk_eval_returned_tiers(e, counts);
@@ -122,6 +126,10 @@ START_TEST(test_returned_per_tier)
 	feed(e, back + 4, 1);
 	mdk_eval_returned_tiers(e, counts);
 	ck_assert_uint_eq(counts[0] + counts[1] + counts[2], 0);
+	/* Page 2 is still in tier 1, and only it. */
+	mdk_eval_tier_pages(e, counts);
+	ck_assert_uint_eq(counts[0], 1);
+	ck_assert_uint_eq(counts[1] + counts[2], 0);
 	/* Idle a window in DRAM: 1, 3, 4, 5, 6 (2 is still in tier 1). */
 	ck_assert_int_eq(mdk_eval_pick_tier(e, 1, 1, &ids, &n), 0);
 	ck_assert_uint_eq(n, 5);

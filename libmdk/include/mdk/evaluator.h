@@ -235,6 +235,13 @@ const uint8_t *mdk_eval_returned_tiers(const struct mdk_eval *e,
 				       uint64_t *counts);
 
 /*
+ * mdk_eval_tier_pages() - the pages marked in each tier now (moved there,
+ * not accessed since): @counts[k - 1] for tier k, MDK_TIERS_MAX entries
+ * overwritten.
+ */
+void mdk_eval_tier_pages(const struct mdk_eval *e, uint64_t *counts);
+
+/*
  * mdk_eval_idle_hist() - the pages not marked reclaimed, by idle age: the
  * windows since their last access (0: accessed in the last window fed),
  * ages of @nbins - 1 or more in the last bin.  @hist[0..@nbins) is
