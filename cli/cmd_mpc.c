@@ -18,6 +18,7 @@
 #include "mdkctl.h"
 #include "mpc_live.h"
 #include "report.h"
+#include "tier_curve.h"
 
 #define DEFAULT_POLICIES "age,vmin,paw,pace,opp"
 
@@ -236,7 +237,9 @@ static int mpc_usage(void)
 		"                  [--savings occupancy|paper] [--csv | -j] [--plot FILE.svg|.png]\n"
 		"                  [--score-from W] [--threads N]\n"
 		"       mdkctl [-s SOCKET] mpc --live CGROUP [--target RATE] [--csv | -j]\n"
-		"                  [--plot FILE.svg|.png]\n");
+		"                  [--plot FILE.svg|.png]\n"
+		"       mdkctl mpc TRACE --tiers LIST|FILE [--window TIME | --per-access]\n"
+		"                  [--target-stall SHARE] [--csv] [tage:...|tpace:...]\n");
 	return 2;
 }
 
@@ -513,6 +516,10 @@ int mdkctl_cmd_mpc(int argc, char **argv)
 	struct mpc_curves m = { 0 };
 	struct mpc_opts a;
 	int rc;
+
+	/* Tiered curves in stall time: cli/tier_curve.c. */
+	if (mdkctl_has_tiers(argc, argv))
+		return mdkctl_tier_cmd(argc, argv, false);
 
 	rc = parse_mpc(argc, argv, &a);
 	if (rc)

@@ -21,6 +21,7 @@
 #include "analysis.h"
 #include "mdkctl.h"
 #include "report.h"
+#include "tier_curve.h"
 
 static int simulate_usage(void)
 {
@@ -28,7 +29,9 @@ static int simulate_usage(void)
 		"usage: mdkctl simulate TRACE --policy SPEC[,SPEC...] [--savings occupancy|paper]\n"
 		"                       [--csv | -j] [--windows] [--score-from W]\n"
 		"SPEC: age:T=4, vmin:T=4, paw:P=2,wait=2, pace:P=4,A=2, opp:rho=0.01,\n"
-		"      lru:k=1000, opt:k=1000 (values may be grids: T=1-10, rho=0.01/0.02)\n");
+		"      lru:k=1000, opt:k=1000 (values may be grids: T=1-10, rho=0.01/0.02)\n"
+		"       mdkctl simulate TRACE --tiers LIST|FILE [--window TIME | --per-access]\n"
+		"                       [--target-stall SHARE] [--csv] tage:T1=..|tpace:P=..,A=..\n");
 	return 2;
 }
 
@@ -278,6 +281,10 @@ int mdkctl_cmd_simulate(int argc, char **argv)
 	char err[512];
 	long ncache;
 	int rc;
+
+	/* Tiered curves in stall time: cli/tier_curve.c. */
+	if (mdkctl_has_tiers(argc, argv))
+		return mdkctl_tier_cmd(argc, argv, true);
 
 	rc = parse_simulate(argc, argv, &o);
 	if (rc)

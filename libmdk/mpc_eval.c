@@ -36,7 +36,7 @@ DEFINE_SUFFIX2(suffix2_u32, uint32_t)
 DEFINE_SUFFIX2(suffix2_u64, uint64_t)
 
 /* Insert @x into the ascending top-@k list @t holding *@n values. */
-static void topk_add(double *t, uint32_t k, uint32_t *n, double x)
+void mdk__mpc_topk_add(double *t, uint32_t k, uint32_t *n, double x)
 {
 	uint32_t i;
 
@@ -120,7 +120,7 @@ static int eval_alloc(struct eval *e, const struct mdk_gen *g, uint32_t K)
  * lo..hi: nearest rank, element ceil(0.99 n) - 1 ascending, is the K-th
  * largest.
  */
-static uint32_t eval_k(const struct mdk_mpc *m, uint32_t lo, uint32_t hi)
+uint32_t mdk__mpc_eval_k(const struct mdk_mpc *m, uint32_t lo, uint32_t hi)
 {
 	uint32_t nactive = 0, w;
 
@@ -170,7 +170,7 @@ static void eval_rows(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 			rate = (double)prom / (double)U;
 			if (rate > e->maxr[i])
 				e->maxr[i] = rate;
-			topk_add(e->topk + i * K, K, &e->nk[i], rate);
+			mdk__mpc_topk_add(e->topk + i * K, K, &e->nk[i], rate);
 		}
 	}
 }
@@ -262,7 +262,7 @@ long mdk__mpc_eval_extra(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 			"%s: windows %u..%u are not in the ring (%u windows up to %u)",
 			m->ops->name, lo, hi, g->cap, m->hi_seen);
 	p = calloc(g->nset ? g->nset : 1, sizeof(*p));
-	if (!p || eval_alloc(&e, g, eval_k(m, lo, hi))) {
+	if (!p || eval_alloc(&e, g, mdk__mpc_eval_k(m, lo, hi))) {
 		free(p);
 		return mdk_err(err, errlen, -ENOMEM, "%s: out of memory",
 			       m->ops->name);

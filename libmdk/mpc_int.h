@@ -55,6 +55,16 @@ long mdk__mpc_eval_extra(struct mdk_mpc *m, uint32_t lo, uint32_t hi,
 			 struct mdk_point **pts, char *err, size_t errlen);
 
 /*
+ * The rates' 99th percentile (mpc_eval.c), shared with the tiered curves:
+ * mdk__mpc_eval_k() is K, the rank from the top of the nearest-rank 99th
+ * percentile of the rates of the windows of lo..hi with accesses; the
+ * K largest rates are kept in ascending order by mdk__mpc_topk_add(),
+ * the 99th percentile being t[0] once all are added.
+ */
+uint32_t mdk__mpc_eval_k(const struct mdk_mpc *m, uint32_t lo, uint32_t hi);
+void mdk__mpc_topk_add(double *t, uint32_t k, uint32_t *n, double x);
+
+/*
  * The whole-trace driver's parts (mpc_run.c), shared with the threaded
  * driver (mpc_threads.c): a run is a set of generators fed one interval
  * stream, with the keyed policies' own streams.

@@ -216,6 +216,14 @@ void mdk__grid_free(struct mdk_grid *g);
 /* Append @v (*@cap: the capacity of g->v); 0, -E2BIG (MDK_MAX_GRID), -ENOMEM. */
 int mdk__grid_push(struct mdk_grid *g, size_t *cap, uint64_t v);
 void mdk__grid_finish(struct mdk_grid *g);
+/*
+ * mdk__grid_parse() - the values [@s, @e) of parameter @d (the spec syntax
+ * of mdk/policy.h) into @g for policy @name (policy_spec.c).  0, -EINVAL
+ * or -E2BIG with the message in @err.
+ */
+int mdk__grid_parse(const char *name, const struct mdk_param_desc *d,
+		    const char *s, const char *e, struct mdk_grid *g, char *err,
+		    size_t errlen);
 /* Grid helpers for the default grids. */
 int mdk__grid_range(struct mdk_grid *g, uint64_t lo, uint64_t hi,
 		    uint64_t step);

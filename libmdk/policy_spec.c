@@ -119,6 +119,85 @@ static void format_value(enum mdk_param_type t, uint64_t v, char *buf,
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
+/*
+ * The values [@s, @e) of parameter @d ("V/LO-HI/LO-HI:STEP", or "none"
+ * when @d takes it) pushed into @g, then sorted; @name names the policy.
+ */
+int mdk__grid_parse(const char *name, const struct mdk_param_desc *d,
+		    const char *s, const char *e, struct mdk_grid *g, char *err,
+		    size_t errlen)
+{
+	const char *item;
+	size_t cap = g->n;
+	int ret;
+
+	for (item = s; item <= e;) {
+		const char *ie = memchr(item, '/', (size_t)(e - item));
+		const char *dash, *colon, *hi_e;
+		uint64_t lo, hi, step = 1;
+
+		if (!ie)
+			ie = e;
+		colon = memchr(item, ':', (size_t)(ie - item));
+		hi_e = colon ? colon : ie;
+		dash = memchr(item, '-', (size_t)(hi_e - item));
+		if (d->none && ie - item == 4 &&
+		    !strncasecmp(item, "none", 4)) {
+			ret = mdk__grid_push(g, &cap, d->none);
+			if (ret)
+				return mdk_err(err, errlen, ret, "%s: %s: %s",
+					       name, d->key, "out of memory");
+			item = ie + 1;
+			continue;
+		}
+		ret = parse_value(d->type, item, dash ? dash : hi_e, &lo);
+		if (!ret)
+			ret = dash ? parse_value(d->type, dash + 1, hi_e, &hi) :
+				     (hi = lo, 0);
+		if (!ret && colon)
+			ret = parse_value(d->type, colon + 1, ie, &step);
+		if (!ret && (hi < lo || !step || (colon && !dash)))
+			ret = -EINVAL;
+		if (ret)
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"%s: bad value '%.*s' for %s: expected %s%s",
+				name, (int)(ie - item), item, d->key,
+				type_expect(d->type),
+				d->none ? ", or none" : "");
+		if (lo < d->min || hi > d->max) {
+			char b1[32], b2[32], b3[32];
+
+			format_value(d->type, lo < d->min ? lo : hi, b1,
+				     sizeof(b1));
+			format_value(d->type, d->min, b2, sizeof(b2));
+			format_value(d->type, d->max, b3, sizeof(b3));
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"%s: %s=%s is out of range (expected %s to %s)",
+				name, d->key, b1, b2, b3);
+		}
+		if ((hi - lo) / step >= MDK_MAX_GRID)
+			return mdk_err(err, errlen, -E2BIG,
+				       "%s: %s has more than %u values", name,
+				       d->key, MDK_MAX_GRID);
+		for (;; lo += step) {
+			ret = mdk__grid_push(g, &cap, lo);
+			if (ret)
+				return mdk_err(err, errlen, ret, "%s: %s: %s",
+					       name, d->key,
+					       ret == -E2BIG ?
+						       "too many values" :
+						       "out of memory");
+			if (hi - lo < step)
+				break;
+		}
+		item = ie + 1;
+	}
+	mdk__grid_finish(g);
+	return 0;
+}
+
 /* An option KEY=VALUE of @p (key [@s, @eq)); -ENOENT: not an option. */
 static int parse_option(struct mdk_policy *p, const char *s, const char *eq,
 			const char *e, char *err, size_t errlen)
@@ -141,10 +220,9 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		       char *err, size_t errlen)
 {
 	const struct mdk_policy_ops *ops = p->ops;
-	const char *eq = memchr(s, '=', (size_t)(e - s)), *item;
+	const char *eq = memchr(s, '=', (size_t)(e - s));
 	const struct mdk_param_desc *d = NULL;
-	struct mdk_grid *g;
-	size_t cap, i;
+	size_t i;
 	int ret;
 
 	if (!eq)
@@ -178,75 +256,11 @@ static int parse_param(struct mdk_policy *p, const char *s, const char *e,
 		return mdk_err(err, errlen, -EINVAL,
 			       "%s: parameter %s given twice", ops->name,
 			       d->key);
-	g = &p->grid[i];
-	cap = 0;
-	for (item = eq + 1; item <= e;) {
-		const char *ie = memchr(item, '/', (size_t)(e - item));
-		const char *dash, *colon, *hi_e;
-		uint64_t lo, hi, step = 1;
-
-		if (!ie)
-			ie = e;
-		colon = memchr(item, ':', (size_t)(ie - item));
-		hi_e = colon ? colon : ie;
-		dash = memchr(item, '-', (size_t)(hi_e - item));
-		if (d->none && ie - item == 4 &&
-		    !strncasecmp(item, "none", 4)) {
-			ret = mdk__grid_push(g, &cap, d->none);
-			if (ret)
-				return mdk_err(err, errlen, ret, "%s: %s: %s",
-					       ops->name, d->key,
-					       "out of memory");
-			item = ie + 1;
-			continue;
-		}
-		ret = parse_value(d->type, item, dash ? dash : hi_e, &lo);
-		if (!ret)
-			ret = dash ? parse_value(d->type, dash + 1, hi_e, &hi) :
-				     (hi = lo, 0);
-		if (!ret && colon)
-			ret = parse_value(d->type, colon + 1, ie, &step);
-		if (!ret && (hi < lo || !step || (colon && !dash)))
-			ret = -EINVAL;
-		if (ret)
-			return mdk_err(
-				err, errlen, -EINVAL,
-				"%s: bad value '%.*s' for %s: expected %s%s",
-				ops->name, (int)(ie - item), item, d->key,
-				type_expect(d->type),
-				d->none ? ", or none" : "");
-		if (lo < d->min || hi > d->max) {
-			char b1[32], b2[32], b3[32];
-
-			format_value(d->type, lo < d->min ? lo : hi, b1,
-				     sizeof(b1));
-			format_value(d->type, d->min, b2, sizeof(b2));
-			format_value(d->type, d->max, b3, sizeof(b3));
-			return mdk_err(
-				err, errlen, -EINVAL,
-				"%s: %s=%s is out of range (expected %s to %s)",
-				ops->name, d->key, b1, b2, b3);
-		}
-		if ((hi - lo) / step >= MDK_MAX_GRID)
-			return mdk_err(err, errlen, -E2BIG,
-				       "%s: %s has more than %u values",
-				       ops->name, d->key, MDK_MAX_GRID);
-		for (;; lo += step) {
-			ret = mdk__grid_push(g, &cap, lo);
-			if (ret)
-				return mdk_err(err, errlen, ret, "%s: %s: %s",
-					       ops->name, d->key,
-					       ret == -E2BIG ?
-						       "too many values" :
-						       "out of memory");
-			if (hi - lo < step)
-				break;
-		}
-		item = ie + 1;
-	}
-	mdk__grid_finish(g);
-	p->given[i] = true;
-	return 0;
+	ret = mdk__grid_parse(ops->name, d, eq + 1, e, &p->grid[i], err,
+			      errlen);
+	if (!ret)
+		p->given[i] = true;
+	return ret;
 }
 
 int mdk_policy_new(const char *spec, struct mdk_policy **out, char *err,

@@ -41,6 +41,10 @@ $(B)/tests/unit/test_cmm_mp_pamt: $(B)/san/kmod/cmm_mp_pamt.o
 $(B)/tests/unit/test_cmm_mp_owner: $(B)/san/kmod/cmm_mp_owner.o
 EXTRA_CFLAGS_tests/unit/ += -Ikmod
 
+# Tiered OPP's test checks it against a GLPK integer program
+# (tests/unit/tier_ilp.c): only that test links GLPK, libmdk never does.
+$(B)/tests/unit/test_tier_opp: CHECK_LIBS += -lglpk
+
 VM_BPF_TESTS := $(patsubst %.bpf.c,%,$(wildcard tests/vm/*.bpf.c))
 # tests/vm/lib/NAME.c with a NAME.h are helpers the C tests link (one
 # archive); the other tests/vm/lib/*.c are helper programs.
@@ -119,9 +123,11 @@ demo: all
 # redis in the VM under each reclaimer; results in build/experiment/,
 # copied to Documentation/experiment/.  Every installed kernel, or
 # EXP_KERNELS="KVER..."; EXP_* of tests/experiment/guest.sh for the workload.
+# Then the tiered runs (tests/experiment/mix.sh), into Documentation/experiment/tiers.*.
 .PHONY: experiment
 experiment: all
 	tests/experiment/run --docs
+	tests/experiment/run --tiers --docs
 
 # Benchmarks: tests/bench/NAME.sh, each printing ratios against a baseline
 # measured in the same run; C helpers tests/bench/bench_NAME.c are built to

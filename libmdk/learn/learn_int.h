@@ -60,7 +60,7 @@ struct mdk_lopp_set *mdk__lopp_fit_set(struct mdk__lopp_fit *f);
  */
 void mdk__lopp_fit_start(struct mdk__lopp_fit *f, double rho, unsigned int kind,
 			 bool async);
-bool mdk__lopp_fit_busy(const struct mdk__lopp_fit *f);
+bool mdk__lopp_fit_busy(struct mdk__lopp_fit *f);
 /* Block until the fit in flight, if any, is done (not collected). */
 void mdk__lopp_fit_wait(struct mdk__lopp_fit *f);
 /*

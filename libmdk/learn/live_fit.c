@@ -125,14 +125,13 @@ void mdk__lopp_fit_start(struct mdk__lopp_fit *f, double rho, unsigned int kind,
 	fit_run(f);
 }
 
-bool mdk__lopp_fit_busy(const struct mdk__lopp_fit *f)
+bool mdk__lopp_fit_busy(struct mdk__lopp_fit *f)
 {
-	struct mdk__lopp_fit *w = (struct mdk__lopp_fit *)f; /* the lock */
 	bool busy;
 
-	pthread_mutex_lock(&w->lock);
-	busy = w->state != FIT_IDLE;
-	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_lock(&f->lock);
+	busy = f->state != FIT_IDLE;
+	pthread_mutex_unlock(&f->lock);
 	return busy;
 }
 

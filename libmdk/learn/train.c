@@ -353,12 +353,18 @@ int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 	}
 	if ((ret = mdk_lopp_feat_new(&t.feat)) ||
 	    (ret = mdk_lopp_set_new(max, &t.train)) ||
-	    (ret = mdk_lopp_set_new(max, &t.test)) ||
-	    !(t.gcnt = calloc((size_t)info->windows + 1, sizeof(*t.gcnt))) ||
-	    !(t.gpos = calloc((size_t)info->windows + 1, sizeof(*t.gpos)))) {
-		ret = ret ? ret : -ENOMEM;
+	    (ret = mdk_lopp_set_new(max, &t.test))) {
 		mdk_err(err, errlen, ret, "cannot keep %zu rows: %s", max,
 			strerror(-ret));
+		goto out;
+	}
+	t.gcnt = calloc((size_t)info->windows + 1, sizeof(*t.gcnt));
+	t.gpos = calloc((size_t)info->windows + 1, sizeof(*t.gpos));
+	if (!t.gcnt || !t.gpos) {
+		ret = mdk_err(
+			err, errlen, -ENOMEM,
+			"cannot count the intervals of %u gap lengths: out of memory",
+			info->windows + 1);
 		goto out;
 	}
 	while ((ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {

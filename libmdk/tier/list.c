@@ -119,9 +119,10 @@ static int parse_key(struct mdk_tier *t, char *kv, bool *have_cost,
 	*v++ = '\0';
 	if (!strcmp(kv, "cost")) {
 		if (parse_cost(v, &t->cost_ns))
-			return mdk_err(err, errlen, -EINVAL,
-				       "%s: cost '%s': expected a duration from 1ns to 3600s (ns, us, ms or s)",
-				       where, v);
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"%s: cost '%s': expected a duration from 1ns to 3600s (ns, us, ms or s)",
+				where, v);
 		*have_cost = true;
 	} else if (!strcmp(kv, "ratio") || !strcmp(kv, "save")) {
 		bool ratio = kv[0] == 'r';
@@ -129,21 +130,23 @@ static int parse_key(struct mdk_tier *t, char *kv, bool *have_cost,
 		if (*have_save)
 			return mdk_err(err, errlen, -EINVAL,
 				       "%s: give ratio or save once", where);
-		if (parse_fraction(v, &x) || (ratio && !(x >= 1 && x <= 1000)) ||
+		if (parse_fraction(v, &x) ||
+		    (ratio && !(x >= 1 && x <= 1000)) ||
 		    (!ratio && !(x >= 0 && x <= 1)))
-			return mdk_err(err, errlen, -EINVAL,
-				       "%s: %s '%s': expected %s", where, kv,
-				       v,
-				       ratio ? "a compression ratio from 1 to 1000" :
-					       "a fraction of a page from 0 to 1");
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"%s: %s '%s': expected %s", where, kv, v,
+				ratio ? "a compression ratio from 1 to 1000" :
+					"a fraction of a page from 0 to 1");
 		t->save_ppm = ratio ? mdk_tier_save_ppm(x) :
 				      (uint32_t)llround(x * MDK_PPM);
 		*have_save = true;
 	} else if (!strcmp(kv, "cap")) {
 		if (parse_pages(v, &t->capacity))
-			return mdk_err(err, errlen, -EINVAL,
-				       "%s: cap '%s': expected a page count >= 1 (K, M, G suffixes)",
-				       where, v);
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"%s: cap '%s': expected a page count >= 1 (K, M, G suffixes)",
+				where, v);
 	} else {
 		return mdk_err(err, errlen, -EINVAL,
 			       "%s: unknown key '%s' (cost, ratio, save, cap)",
@@ -165,9 +168,10 @@ static int parse_tier(char *s, struct mdk_tier *t, const char *where, char *err,
 	memset(t, 0, sizeof(*t));
 	t->save_ppm = MDK_PPM;
 	if (!colon || !valid_name(s, (size_t)(colon - s)))
-		return mdk_err(err, errlen, -EINVAL,
-			       "%s: '%s': expected NAME:cost=DURATION[,...] with NAME 1-15 of [a-z0-9_-]",
-			       where, s);
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"%s: '%s': expected NAME:cost=DURATION[,...] with NAME 1-15 of [a-z0-9_-]",
+			where, s);
 	memcpy(t->name, s, (size_t)(colon - s));
 	snprintf(at, sizeof(at), "%s (tier %s)", where, t->name);
 	for (kv = strtok_r(colon + 1, ",", &save); kv;
@@ -177,9 +181,10 @@ static int parse_tier(char *s, struct mdk_tier *t, const char *where, char *err,
 			return ret;
 	}
 	if (!have_cost)
-		return mdk_err(err, errlen, -EINVAL,
-			       "%s: no cost=DURATION: a tier's cost is measured (mdkctl tier calibrate), never assumed",
-			       at);
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"%s: no cost=DURATION: a tier's cost is measured (mdkctl tier calibrate), never assumed",
+			at);
 	return 0;
 }
 
@@ -215,9 +220,10 @@ static int add_tier(struct mdk_tiers *out, char *s, const char *where,
 		return mdk_err(err, errlen, -EINVAL, "%s: tier %s given twice",
 			       where, t->name);
 	if (out->n && t->cost_ns < out->t[out->n - 1].cost_ns)
-		return mdk_err(err, errlen, -EINVAL,
-			       "%s: tier %s costs less than %s above it: list tiers down the hierarchy, costs non-decreasing",
-			       where, t->name, out->t[out->n - 1].name);
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"%s: tier %s costs less than %s above it: list tiers down the hierarchy, costs non-decreasing",
+			where, t->name, out->t[out->n - 1].name);
 	out->n++;
 	return 0;
 }
@@ -242,8 +248,9 @@ int mdk_tiers_parse(const char *spec, struct mdk_tiers *out, char *err,
 	}
 	free(copy);
 	if (!ret && !out->n)
-		ret = mdk_err(err, errlen, -EINVAL,
-			      "empty tier list: expected NAME:cost=DURATION[;...]");
+		ret = mdk_err(
+			err, errlen, -EINVAL,
+			"empty tier list: expected NAME:cost=DURATION[;...]");
 	return ret;
 }
 
@@ -273,9 +280,10 @@ int mdk_tiers_load(const char *path, struct mdk_tiers *out, char *err,
 	if (!ret && ferror(f))
 		ret = mdk_err(err, errlen, -EIO, "%s: read error", path);
 	if (!ret && !out->n)
-		ret = mdk_err(err, errlen, -EINVAL,
-			      "%s: no tiers (expected NAME:cost=DURATION lines)",
-			      path);
+		ret = mdk_err(
+			err, errlen, -EINVAL,
+			"%s: no tiers (expected NAME:cost=DURATION lines)",
+			path);
 	free(line);
 	fclose(f);
 	return ret;

@@ -18,6 +18,10 @@
  *   bench_mdk spin THREADS       a fixed busy loop on each of THREADS
  *                                threads: how much the machine runs at once
  *                                now (a calibration for the speed-ups)
+ *   bench_mdk tier TRACE TIERS SPEC
+ *                                a tiered curve (mdk_tier_run(): every
+ *                                setting of SPEC, "tage" for its default
+ *                                grid, over the tier list TIERS)
  *   bench_mdk train TRACE RHO [MODEL]
  *                                L-OPP's training as mdkctl train does it
  *                                (the model written to MODEL)
@@ -35,6 +39,7 @@
 #include <mdk/mpc.h>
 #include <mdk/sim.h>
 #include <mdk/synth.h>
+#include <mdk/tier.h>
 #include <mdk/trace.h>
 
 static double now(void)
@@ -285,6 +290,26 @@ static int cmd_train(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_tier(int argc, char **argv)
+{
+	struct mdk_tier_point *pts;
+	struct mdk_tiers t;
+	struct mdk_tier_opts o = { .tiers = &t };
+	char err[512];
+	double t0 = now();
+	size_t n;
+
+	if (argc < 5)
+		return die("usage: tier TRACE TIERS SPEC");
+	if (mdk_tiers_parse(argv[3], &t, err, sizeof(err)) ||
+	    mdk_tier_run(argv[2], argv[4], &o, &pts, &n, err, sizeof(err)))
+		return die(err);
+	printf("seconds %.3f\ncpu %.3f\nsettings %zu\nrss_kib %ld\n",
+	       now() - t0, cpu(), n, peak_rss_kib());
+	free(pts);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "gen"))
@@ -299,5 +324,7 @@ int main(int argc, char **argv)
 		return cmd_train(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "spin"))
 		return cmd_spin(argc, argv);
-	return die("usage: bench_mdk gen|floor|mpc|sim|spin|train ...");
+	if (argc > 1 && !strcmp(argv[1], "tier"))
+		return cmd_tier(argc, argv);
+	return die("usage: bench_mdk gen|floor|mpc|sim|spin|tier|train ...");
 }

@@ -19,9 +19,13 @@
 #   vmstat.0/.1  /proc/vmstat before and after; memory.stat likewise
 #   damon.txt    the DAMON scheme's settings and stats (damon)
 #   redis.mdkt   the sampled windows as an access-bit trace (age)
+#   psi.0/.1     the cgroup's memory.pressure once loaded and at the end
 #   mdkd.conf, mdkd.log, info.txt
+# The tiered runs (mix-*, EXP_RUNS="mix-none mix-senpai mix-swap mix-zswap
+# mix-cxl mix-auto") add a random buffer to the cgroup: tests/experiment/mix.sh.
 set -u
 . "$MDK_TOP/tests/vm/lib/lib.sh"
+. "$MDK_TOP/tests/experiment/mix.sh"
 
 W=${EXP_WINDOW:-5}
 WINDOWS=${EXP_WINDOWS:-24}
@@ -176,8 +180,12 @@ mdkd_run() { # RUN DIR: mdkd on the cgroup in the run's mode
 		echo "log_level = info"
 		echo "rescan_interval = 1s"
 		echo "[cgroup $CGN]"
-		echo "psi_threshold = $PSI"
 		case $run in
+		mix-*) mix_conf "$run" ;;
+		*) echo "psi_threshold = $PSI" ;;
+		esac
+		case $run in
+		mix-*) ;;
 		senpai)
 			echo "mode = senpai"
 			echo "interval = ${W}s"
@@ -236,7 +244,7 @@ run_one() {
 	CGN=mdk-exp-$run
 	CG=/sys/fs/cgroup/$CGN
 	log "run $run: $KEYS keys, hot $HOT, $WINDOWS windows of ${W}s"
-	echo "run=$run kernel=$(uname -r) window=$W windows=$WINDOWS keys=$KEYS hot=$HOT hot_n=$HOT_N cold_n=$COLD_N target=$TARGET psi=$PSI" >"$d/info.txt"
+	echo "run=$run kernel=$(uname -r) window=$W windows=$WINDOWS keys=$KEYS hot=$HOT hot_n=$HOT_N cold_n=$COLD_N target=$TARGET psi=$PSI stall=$STALL random_mib=$RANDOM_MIB" >"$d/info.txt"
 	mkdir "$CG" || return 1
 	rm -f "$SOCK"
 	sh -c "echo \$\$ >$CG/cgroup.procs && exec redis-server --port 0 \
@@ -249,13 +257,16 @@ run_one() {
 	cp /proc/vmstat "$d/vmstat.0"
 	MDKD_PID=
 	spid=
-	backend_up "$run" || return 1
 	case $run in
-	senpai | age | paw | pace | lopp | age-*) mdkd_run "$run" "$d" || return 1 ;;
+	mix-*) mix_up "$run" || return 1 ;;
+	*) backend_up "$run" || return 1 ;;
+	esac
+	case $run in
+	senpai | age | paw | pace | lopp | age-* | mix-[!n]*) mdkd_run "$run" "$d" || return 1 ;;
 	damon) damon_start ;;
 	esac
 	case $run in
-	none | senpai | damon)
+	none | senpai | damon | mix-none | mix-senpai)
 		"$MDKCTL" sample "$CG" --window "${W}s" --csv >"$d/sample.csv" 2>"$d/sample.err" &
 		spid=$!
 		;;
@@ -272,7 +283,11 @@ run_one() {
 	# A window first, so the reclaimers see the load as accesses.
 	sleep "$W"
 	populate
+	case $run in
+	mix-*) mix_buffer_start || return 1 ;;
+	esac
 	echo "$(now) loaded" >"$d/loaded"
+	cp "$CG/memory.pressure" "$d/psi.0"
 	: >"$d/bench.csv"
 	while [ "$(date +%s)" -lt "$end" ]; do
 		bench hot "$HOT" "$HOT_N" 4 >>"$d/bench.csv"
@@ -281,17 +296,22 @@ run_one() {
 	wait "$mpid"
 	[ -n "$MDKD_PID" ] && "$MDKCTL" -s "$MSOCK" status -j "$CGN" >"$d/status.json"
 	cp /proc/vmstat "$d/vmstat.1"
+	cp "$CG/memory.pressure" "$d/psi.1"
 	cp "$CG/memory.stat" "$d/memory.stat"
 	echo "$t0 $(now)" >"$d/times"
 	[ -n "$spid" ] && kill -INT "$spid" && wait "$spid"
 	[ -n "$MDKD_PID" ] && kill -TERM "$MDKD_PID" && wait "$MDKD_PID"
 	[ "$run" = damon ] && damon_stop "$d"
 	cp "$CG/memory.numa_stat" "$d/memory.numa_stat"
+	mix_buffer_stop
 	redis-cli -s "$SOCK" shutdown nosave >/dev/null 2>&1
 	wait "$rpid"
 	while read -r p; do echo "$p" >/sys/fs/cgroup/cgroup.procs; done <"$CG/cgroup.procs"
 	rmdir "$CG"
-	backend_down "$run"
+	case $run in
+	mix-*) mix_down ;;
+	*) backend_down "$run" ;;
+	esac
 	log "run $run done: $(wc -l <"$d/bench.csv") benchmark calls"
 }
 
@@ -308,6 +328,15 @@ for run in $RUNS; do
 		log "run age-cxl: no CMM-MP pool (tests/vm/run -p); skipped"
 		continue
 	fi
+	case $run in
+	mix-*)
+		if [ -z "${MDK_POOL_BASE:-}" ]; then
+			log "run $run: no CMM-MP pool (tests/vm/run -p); skipped"
+			continue
+		fi
+		mix_calibrate || { log "run $run: no tier costs; skipped"; continue; }
+		;;
+	esac
 	run_one "$run" || log "run $run failed"
 done
 log "all runs done"

@@ -136,7 +136,6 @@ START_TEST(test_threads_lopp)
 	struct mdk_lopp_train_report rep;
 	struct mdk_lopp_model *m;
 	char trace[64], model[64], spec[256], err[512];
-	int fd;
 
 	/* Regions accessed apart: a region cut in two would show. */
 	synth_trace(9, 20000, 40,
@@ -144,13 +143,7 @@ START_TEST(test_threads_lopp)
 		    trace, sizeof(trace));
 	ck_assert_msg(!mdk_lopp_train(trace, &o, &m, &rep, err, sizeof(err)),
 		      "%s", err);
-	snprintf(model, sizeof(model), "/tmp/mdk-lopp-XXXXXX");
-	fd = mkstemp(model);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	ck_assert_msg(!mdk_lopp_model_write(m, model, err, sizeof(err)), "%s",
-		      err);
-	mdk_lopp_model_free(m);
+	lopp_model_to_file(m, model, sizeof(model));
 	snprintf(spec, sizeof(spec), "lopp:model=%s,age", model);
 	check_threads(trace, spec);
 	unlink(model);

@@ -20,9 +20,11 @@ START_TEST(test_parse_keys)
 	struct mdk_tiers t;
 	char err[256];
 
-	ck_assert_int_eq(mdk_tiers_parse("cxl:cost=2.1us,cap=64K; zswap:cost=9us,ratio=4;swap:cost=0.08ms",
-					 &t, err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		mdk_tiers_parse(
+			"cxl:cost=2.1us,cap=64K; zswap:cost=9us,ratio=4;swap:cost=0.08ms",
+			&t, err, sizeof(err)),
+		0);
 	ck_assert_uint_eq(t.n, 3);
 	ck_assert_str_eq(t.t[0].name, "cxl");
 	ck_assert_uint_eq(t.t[0].cost_ns, 2100);
@@ -34,9 +36,8 @@ START_TEST(test_parse_keys)
 	ck_assert_uint_eq(t.t[2].cost_ns, 80000);
 	ck_assert_int_eq(mdk_tiers_find(&t, "swap"), 2);
 	ck_assert_int_eq(mdk_tiers_find(&t, "nvme"), -1);
-	ck_assert_int_eq(mdk_tiers_parse("z:cost=1s,save=60%", &t, err,
-					 sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		mdk_tiers_parse("z:cost=1s,save=60%", &t, err, sizeof(err)), 0);
 	ck_assert_uint_eq(t.t[0].cost_ns, 1000000000ull);
 	ck_assert_uint_eq(t.t[0].save_ppm, 600000);
 	ck_assert_uint_eq(mdk_tier_save_ppm(1), 0);
@@ -50,13 +51,15 @@ START_TEST(test_format_round_trip)
 	char buf[256], err[256];
 	int n;
 
-	ck_assert_int_eq(mdk_tiers_parse("cxl:cost=1500,cap=3;zswap:cost=7us,ratio=3",
-					 &a, err, sizeof(err)),
-			 0);
+	ck_assert_int_eq(
+		mdk_tiers_parse("cxl:cost=1500,cap=3;zswap:cost=7us,ratio=3",
+				&a, err, sizeof(err)),
+		0);
 	n = mdk_tiers_format(&a, buf, sizeof(buf));
 	ck_assert_int_eq(n, (int)strlen(buf));
-	ck_assert_str_eq(buf,
-			 "cxl:cost=1500ns,save=1.000000,cap=3;zswap:cost=7000ns,save=0.666667");
+	ck_assert_str_eq(
+		buf,
+		"cxl:cost=1500ns,save=1.000000,cap=3;zswap:cost=7000ns,save=0.666667");
 	ck_assert_int_eq(mdk_tiers_parse(buf, &b, err, sizeof(err)), 0);
 	ck_assert_mem_eq(&a, &b, sizeof(a));
 	/* snprintf semantics: the length needed, the buffer terminated */

@@ -147,6 +147,25 @@ int mdk_tier_simulate(const char *trace, const char *spec,
  */
 long mdk_tier_best(const struct mdk_tier_point *pts, size_t n, double target);
 
+/*
+ * mdk_tier_opp() - tiered OPP (Documentation/mdk.rst, "Tiered OPP") of
+ * the (closed, indexed) @trace for each of the @n stall share budgets
+ * @sigma (each window's stall at most floor(sigma D(w)), D(w) as in
+ * struct mdk_tier_opts).  @ub[i] receives the upper bound: the exact
+ * optimum of every window without the tiers' capacities (its rates,
+ * stall and peaks; feasible is false when a peak breaks a capacity, and
+ * then its savings are the lower of that and a Lagrangian bound);
+ * @sched[i] a schedule within every budget and capacity, repaired from
+ * it in time order.  Without capacities, or when the relaxation fits
+ * them, both are the exact optimum, field for field.  Points: policy
+ * "topp", np = 1, p[0] = sigma.  Returns 0, or
+ * -EINVAL (a bad sigma, tier list or option: @err says which), -ENOENT,
+ * -ENOMEM or another -errno from reading @trace.
+ */
+int mdk_tier_opp(const char *trace, const double *sigma, size_t n,
+		 const struct mdk_tier_opts *o, struct mdk_tier_point *ub,
+		 struct mdk_tier_point *sched, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
