@@ -140,3 +140,24 @@ void mdk_eval_tier_pages(const struct mdk_eval *e, uint64_t *counts)
 			counts[((e->pflags[idx] & F_TIER_MASK) >> F_TIER_SHIFT) -
 			       1]++;
 }
+
+uint64_t mdk_eval_age_hist(const struct mdk_eval *e, uint64_t *hist,
+			   size_t nbins)
+{
+	uint32_t lo, hi, idx, a, r;
+	uint64_t n = 0;
+
+	if (!nbins)
+		return 0;
+	memset(hist, 0, nbins * sizeof(*hist));
+	if (!mdk__eval_horizon(e, &lo, &hi))
+		return 0;
+	for (idx = 0; idx < e->nidx; idx++) {
+		if (!(e->pflags[idx] & F_USED) ||
+		    mdk_stream_open(e->stream, idx, &a, &r))
+			continue;
+		hist[hi - a < nbins - 1 ? hi - a : nbins - 1]++;
+		n++;
+	}
+	return n;
+}

@@ -51,7 +51,7 @@ START_TEST(test_pick_by_wait_and_tier)
 {
 	struct mdk_eval *e = eval_three_ages();
 	const uint64_t *ids;
-	uint64_t one[] = { 1 }, two[] = { 2 }, five[] = { 5 };
+	uint64_t one[] = { 1 }, two[] = { 2 }, five[] = { 5 }, hist[3];
 	size_t n;
 
 	/* Idle >= 1: 1..6; >= 2: 1..4; >= 4: none. */
@@ -83,7 +83,13 @@ START_TEST(test_pick_by_wait_and_tier)
 	ck_assert_uint_eq(n, 5);
 	ck_assert_uint_eq(ids[0], 1);
 	ck_assert_uint_eq(ids[1], 3);
-	/* Marked pages leave the classic idle ages too. */
+	/* Every page counts in the ages, marked or not: 7 (0), 5 and 6
+	 * (1), 1..4 (3, in the last of three bins). */
+	ck_assert_uint_eq(mdk_eval_age_hist(e, hist, 3), 7);
+	ck_assert_uint_eq(hist[0], 1);
+	ck_assert_uint_eq(hist[1], 2);
+	ck_assert_uint_eq(hist[2], 4);
+	/* Marked pages leave the classic idle ages. */
 	ck_assert_int_eq(mdk_eval_pick_idle(e, 1, 0, 8, false, &ids, &n), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(ids[0], 3);

@@ -242,6 +242,16 @@ const uint8_t *mdk_eval_returned_tiers(const struct mdk_eval *e,
 void mdk_eval_tier_pages(const struct mdk_eval *e, uint64_t *counts);
 
 /*
+ * mdk_eval_age_hist() - every page tracked, wherever it is (DRAM or a
+ * tier), by idle age as mdk_eval_idle_hist() counts them: the windows
+ * since its last access, ages of @nbins - 1 or more in the last bin.
+ * What a tiered AGE setting would hold in each tier now.  Return: the
+ * pages counted.
+ */
+uint64_t mdk_eval_age_hist(const struct mdk_eval *e, uint64_t *hist,
+			   size_t nbins);
+
+/*
  * mdk_eval_idle_hist() - the pages not marked reclaimed, by idle age: the
  * windows since their last access (0: accessed in the last window fed),
  * ages of @nbins - 1 or more in the last bin.  @hist[0..@nbins) is
