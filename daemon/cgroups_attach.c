@@ -33,6 +33,8 @@ static void target_init(struct mdkd_cgroup *cg)
 	cg->t.swappiness = -1;
 	cg->t.ops = tbl->target_ops;
 	cg->t.tiers = tbl->tiers;
+	cg->t.host = tbl->host;
+	cg->t.limits = tbl->limits;
 }
 
 /*

@@ -82,7 +82,7 @@ const struct mdkd_key mdkd_keys[] = {
 	  "senpai (the TMO law), senpai-integral (senpai.py's controller), policy (page policies on the sampler's windows) or off (observe only)" },
 	{ "actuator", MDKD_SCOPE_CGROUP, MDKD_T_ACTUATOR, S(actuator), "auto",
 	  0, 0, false, false,
-	  "auto (policy mode: by backend; else reclaim where memory.reclaim exists, else high-pulse), reclaim, high-pulse, pageout or migrate" },
+	  "auto (policy mode: by backend; else reclaim where memory.reclaim exists, else high-pulse), reclaim, high-pulse, pageout, migrate or tier (backend auto)" },
 	{ "interval", MDKD_SCOPE_CGROUP, MDKD_T_DURATION, S(interval_us), "6s",
 	  0.01, 3600, false, false, "time between two samples and decisions" },
 	{ "psi_threshold", MDKD_SCOPE_CGROUP, MDKD_T_PERCENT, S(psi_threshold),

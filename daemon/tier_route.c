@@ -117,6 +117,44 @@ int mdkd_route_pick(struct mdkd_route *r, const uint64_t *const *due,
 	}
 }
 
+/* Pages of idle ages [@from, @to) in @hist. */
+static uint64_t ages(const uint64_t *hist, size_t nbins, uint32_t from,
+		     uint32_t to)
+{
+	uint64_t sum = 0;
+	size_t a;
+
+	for (a = from; a < nbins && a < to; a++)
+		sum += hist[a];
+	return sum;
+}
+
+void mdkd_route_capped(struct mdk_tier_point *pts, size_t n,
+		       const struct mdk_tiers *t, const uint64_t *hist,
+		       size_t nbins)
+{
+	struct mdkd_route r;
+	unsigned int k;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (mdkd_route_waits(&r, pts[i].p, t->n))
+			continue;
+		for (k = 0; k < t->n; k++) {
+			uint32_t to = k + 1 < t->n ? r.t[k + 1].wait :
+						     MDKD_ROUTE_NONE;
+
+			pts[i].peak[k] =
+				r.t[k].wait == MDKD_ROUTE_NONE ?
+					0 :
+					ages(hist, nbins, r.t[k].wait, to);
+			if (t->t[k].capacity &&
+			    pts[i].peak[k] > t->t[k].capacity)
+				pts[i].feasible = false;
+		}
+	}
+}
+
 void mdkd_route_out_free(struct mdkd_route_out *out)
 {
 	unsigned int k;

@@ -75,6 +75,20 @@ unsigned int mdkd_route_page(struct mdkd_route *r, uint32_t age,
 int mdkd_route_pick(struct mdkd_route *r, const uint64_t *const *due,
 		    const size_t *ndue, struct mdkd_route_out *out);
 
+/*
+ * mdkd_route_capped() - keep the tiers' capacities in the choice of a
+ * setting: for each tiered AGE point of @pts[0..@n) over the tiers @t,
+ * the pages it would hold in each tier now, those of the idle ages
+ * d_k..d_{k+1} - 1 of @hist (every page by idle age, the last of @nbins
+ * bins "or more": mdk_eval_age_hist()), into its peak; a point that
+ * would hold more than a tier's capacity is not feasible.  (The live
+ * curve computes no peaks: this is the occupancy of the pages now, the
+ * steady state of a workload as it is.)
+ */
+void mdkd_route_capped(struct mdk_tier_point *pts, size_t n,
+		       const struct mdk_tiers *t, const uint64_t *hist,
+		       size_t nbins);
+
 /* mdkd_route_out_free() - the arrays of @out. */
 void mdkd_route_out_free(struct mdkd_route_out *out);
 

@@ -3,8 +3,9 @@
  * Description: backend auto's routing (daemon/tier_route.c): the entry
  * waits of a tiered AGE setting, where a page goes given its idle age and
  * tier, closed and full tiers holding their pages (shallower open tiers
- * taking them, or none), and the window's routing from the evaluator's
- * per-tier picks equal to the page-by-page definition.
+ * taking them, or none), the window's routing from the evaluator's
+ * per-tier picks equal to the page-by-page definition, and the settings
+ * that would hold more than a tier's capacity now left out.
  */
 #include <errno.h>
 #include <math.h>
@@ -174,6 +175,43 @@ START_TEST(test_pick_equals_page_by_page)
 }
 END_TEST
 
+/* What each setting would hold now, against the tiers' capacities. */
+START_TEST(test_capped_by_occupancy_now)
+{
+	struct mdk_tiers t = { .n = 2 };
+	struct mdk_tier_point pts[3];
+	uint64_t hist[10];
+	size_t i;
+
+	for (i = 0; i < 10; i++)
+		hist[i] = 100; /* ages 9 and more in the last bin */
+	t.t[0].capacity = 250;
+	memset(pts, 0, sizeof(pts));
+	pts[0].p[0] = 2;
+	pts[0].p[1] = 4;
+	pts[1].p[0] = 2;
+	pts[1].p[1] = INFINITY;
+	pts[2].p[0] = INFINITY;
+	pts[2].p[1] = 3;
+	for (i = 0; i < 3; i++) {
+		pts[i].np = 2;
+		pts[i].feasible = true;
+	}
+	mdkd_route_capped(pts, 3, &t, hist, 10);
+	/* Ages 2 and 3 on the node, 4 and more in the next tier. */
+	ck_assert(pts[0].feasible);
+	ck_assert_uint_eq(pts[0].peak[0], 200);
+	ck_assert_uint_eq(pts[0].peak[1], 600);
+	/* Everything idle 2 windows stays on the node: over its 250. */
+	ck_assert(!pts[1].feasible);
+	ck_assert_uint_eq(pts[1].peak[0], 800);
+	/* The node skipped: nothing there, no cap to mind. */
+	ck_assert(pts[2].feasible);
+	ck_assert_uint_eq(pts[2].peak[0], 0);
+	ck_assert_uint_eq(pts[2].peak[1], 700);
+}
+END_TEST
+
 static Suite *tier_route_suite(void)
 {
 	Suite *s = suite_create("tier_route");
@@ -183,6 +221,7 @@ static Suite *tier_route_suite(void)
 	tcase_add_test(tc, test_page_by_age);
 	tcase_add_test(tc, test_closed_and_full_tiers_hold);
 	tcase_add_test(tc, test_pick_equals_page_by_page);
+	tcase_add_test(tc, test_capped_by_occupancy_now);
 	suite_add_tcase(s, tc);
 	return s;
 }
