@@ -305,6 +305,12 @@ static int auto_route(struct policy_state *st)
 	for (k = 1; k <= au->tiers.n; k++) {
 		au->win[k - 1].held = au->ro.held[k - 1];
 		au->tot[k - 1].held += au->ro.held[k - 1];
+		/* Its room ran out on the way: full too. */
+		if (au->ro.held[k - 1] && !au->closed[k - 1])
+			au->closed[k - 1] =
+				k == au->cxl ?
+					mdkd_reason_names[MDKD_R_TIER_FULL] :
+					"full";
 	}
 	if (au->cxl) {
 		st->pages.out = au->ro.ids[au->cxl - 1];

@@ -146,6 +146,12 @@ ktap_diag "Rss $rss kB (hot set $HOT MiB)"
 [ "${rss:-0}" -ge $((HOT * 1024)) ]
 ktap_check "the hot set stays resident"
 
+# The report, for the record.
+mdkctl_ status -j "$name" | python3 -c "
+import json, sys
+print(json.dumps(json.load(sys.stdin)['cgroups'][0]['policy']['auto'], indent=1))" |
+	while IFS= read -r l; do ktap_diag "$l"; done
+
 workload_stop
 rc=$?
 mdkd_stop
