@@ -131,6 +131,8 @@ $(foreach k,$(KVERS),$(eval $(call bpf_rules,$(k))))
 # Messages are snprintf'ed into fixed buffers on purpose: a long path may
 # cut a message short, never overflow it.  (clang lacks the option.)
 SYS_PKGS := liburing libcgroup libsystemd inih json-c libbpf numa
+# LZ4: mdkd's sampled compressibility (daemon/compress.c)
+SYS_PKGS += liblz4
 SYS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(SYS_PKGS) 2>/dev/null) \
 	-Wno-format-truncation -Wno-unknown-warning-option
 SYS_LIBS := $(shell $(PKG_CONFIG) --libs $(SYS_PKGS) 2>/dev/null) -lelf -lz -lm -lpthread

@@ -9,6 +9,7 @@
 # libmdkctl.a, which the unit tests link too.
 
 MDKCTL_DIRS := cli/pool/ cli/swarm/
+MDKCTL_DIRS += cli/tier/
 EXTRA_CFLAGS_cli/ := $(SYS_CFLAGS)
 $(foreach d,$(MDKCTL_DIRS),$(eval EXTRA_CFLAGS_$(d) := $(SYS_CFLAGS)))
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mdkctl status [-j|--csv] [CGROUP]: what mdkd does, from its control
- * socket: the daemon, then one line per managed cgroup with the metrics of
- * its last interval and its totals.
+ * socket: the daemon (its limits, tier goals and the back ends' measured
+ * costs), then one line per managed cgroup with the metrics of its last
+ * interval and its totals, and for policy mode its compression ratio and
+ * back ends' counters.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -121,6 +123,50 @@ static void print_tiers(struct json_object *t)
 	       *str(t, "held") ? "; held: " : "", str(t, "held"));
 }
 
+/* The back ends' measured costs (tier_file): per tier, cost and cap. */
+static void print_costs(struct json_object *c)
+{
+	struct json_object *arr = sub(c, "tiers"), *t;
+	size_t i, n = arr ? json_object_array_length(arr) : 0;
+
+	if (!c)
+		return;
+	if (!json_object_get_boolean(sub(c, "loaded"))) {
+		printf("tier costs: none (%s%s%s)\n", str(c, "file"),
+		       *str(c, "file") ? ": " : "", str(c, "note"));
+		return;
+	}
+	printf("tier costs:");
+	for (i = 0; i < n; i++) {
+		t = json_object_array_get_idx(arr, i);
+		printf("%s %s %.1f us", i ? "," : "", str(t, "name"),
+		       num(t, "cost_ns") / 1e3);
+		if (sub(t, "capacity_pages"))
+			printf(" (cap %.0f pages)", num(t, "capacity_pages"));
+	}
+	printf("; from %s, %s\n", str(c, "file"), str(c, "date"));
+}
+
+/* A policy-mode cgroup's compressibility and back ends' counters. */
+static void print_cg_costs(struct json_object *t)
+{
+	if (!t)
+		return;
+	printf("  tiers: ratio ");
+	if (sub(t, "ratio"))
+		printf("%.2f (%s, saves %.0f%% in zswap)", num(t, "ratio"),
+		       str(t, "ratio_source"), num(t, "save") * 100);
+	else
+		printf("unknown");
+	printf(", swap-ins %.0f", num(t, "swapins"));
+	if (strcmp(str(t, "swapins_source"), "memory.stat"))
+		printf(" (%s)", str(t, "swapins_source"));
+	if (sub(t, "zswap_loads"))
+		printf(", zswap loads %.0f", num(t, "zswap_loads"));
+	printf(", cxl promotions %.0f, memory PSI some %.3f s\n",
+	       num(t, "cxl_promotions"), num(t, "psi_some_total_us") / 1e6);
+}
+
 static void print_cgroup(struct json_object *cg, bool csv)
 {
 	struct json_object *psi = sub(cg, "psi"), *last = sub(cg, "last"),
@@ -156,6 +202,7 @@ static void print_cgroup(struct json_object *cg, bool csv)
 	       mdkctl_client_bytes(num(last, "swapout_bytes"), out,
 				   sizeof(out)),
 	       num(last, "refaults"), str(last, "reason"), held);
+	print_cg_costs(sub(sub(cg, "policy"), "tiers"));
 }
 
 static int usage(void)
@@ -213,6 +260,7 @@ static void print_head(struct json_object *dm, size_t n, bool csv)
 		       str(dm, "last_reload_error"));
 	print_limits(sub(dm, "limits"));
 	print_tiers(sub(dm, "tiers"));
+	print_costs(sub(dm, "tier_costs"));
 	if (n)
 		printf("%-24s %-15s %-10s %8s %8s %9s %8s %-7s %7s %7s %6s %8s %8s %8s %-12s %s\n",
 		       "CGROUP", "MODE", "ACTUATOR", "CURRENT", "FLOOR",

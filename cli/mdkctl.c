@@ -44,6 +44,9 @@ static const struct mdkctl_cmd mdkctl_cmds[] = {
 	  "sample the pages a cgroup or processes access, per window" },
 	{ "record", mdkctl_cmd_record,
 	  "record those pages as an access-bit trace (.mdkt)" },
+	/* the back ends' measured costs (cmd_tier.c) */
+	{ "tier", mdkctl_cmd_tier,
+	  "measure the back ends' costs (calibrate) and show a tier file" },
 	{ 0 },
 };
 

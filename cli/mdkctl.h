@@ -62,5 +62,7 @@ int mdkctl_cmd_set(int argc, char **argv);
 int mdkctl_cmd_cgroup(int argc, char **argv);
 int mdkctl_cmd_sample(int argc, char **argv);
 int mdkctl_cmd_record(int argc, char **argv);
+/* mdkctl tier (cmd_tier.c, cli/tier/) */
+int mdkctl_cmd_tier(int argc, char **argv);
 
 #endif /* MDKCTL_H */

@@ -133,7 +133,7 @@ static int parse_args(int argc, char **argv, bool sim, struct tier_args *a)
 	return load_tiers(a);
 }
 
-/* "T1=5,T2=none" (tage) or "P=2,A=4,T2=9" (tpace). */
+/* "T1=5,T2=none" (tage), "P=2,A=4,T2=9" (tpace) or "sigma=0.01" (topp). */
 static void setting_str(const struct mdk_tier_point *p, char *buf, size_t len)
 {
 	static const char *const pace[] = { "P", "A", "T2", "T3" };
@@ -142,6 +142,10 @@ static void setting_str(const struct mdk_tier_point *p, char *buf, size_t len)
 	unsigned int j;
 
 	buf[0] = '\0';
+	if (!strncmp(p->pt.policy, "topp", 4)) {
+		snprintf(buf, len, "sigma=%g", p->p[0]);
+		return;
+	}
 	for (j = 0; j < p->np && pos < len; j++) {
 		char key[4];
 
@@ -182,7 +186,7 @@ static void print_header(const struct tier_args *a, bool csv)
 		printf(",feasible%s\n", a->target >= 0 ? ",best" : "");
 		return;
 	}
-	printf("%-1s %-6s %-24s %10s %10s %9s %8s", "", "policy", "setting",
+	printf("%-1s %-10s %-24s %10s %10s %9s %8s", "", "policy", "setting",
 	       "max_stall", "mean_stall", "max_rate", "savings");
 	for (k = 0; k < a->t.n; k++)
 		printf(" %10.10s", a->t.t[k].name);
@@ -216,7 +220,7 @@ static void print_point(const struct tier_args *a,
 				       ",0");
 		return;
 	}
-	printf("%-1s %-6s %-24s %10s %10s %9s %8s", best ? "*" : "",
+	printf("%-1s %-10s %-24s %10s %10s %9s %8s", best ? "*" : "",
 	       p->pt.policy, set, share(a, p->max_stall, r1, sizeof(r1)),
 	       share(a, p->mean_stall, r2, sizeof(r2)),
 	       mdkctl_pct(p->pt.max_rate, r3, sizeof(r3)),

@@ -32,6 +32,8 @@ void mdkd_cgroups_init(struct mdkd_cgroups *tbl, const struct mdkd_config *cfg,
 		 cfg->global.state_dir);
 	snprintf(tbl->sys_root, sizeof(tbl->sys_root), "%s",
 		 cfg->global.sys_root);
+	snprintf(tbl->proc_root, sizeof(tbl->proc_root), "%s",
+		 cfg->global.proc_root);
 	tbl->page_sys = &mdkd_page_sys_real;
 	tbl->policy_source = &mdkd_policy_source_sampler;
 	tbl->target_ops = ops;

@@ -106,6 +106,7 @@ struct mdkd_cgroups {
 	/* Restart-only keys: copied, since a reload replaces cfg. */
 	char cgroup_root[MDKD_PATH_MAX], state_dir[MDKD_PATH_MAX];
 	char sys_root[MDKD_PATH_MAX];
+	char proc_root[MDKD_PATH_MAX];
 	const struct mdkd_page_sys *page_sys;
 	const struct mdkd_policy_source *policy_source;
 	const struct mdkd_target_ops *target_ops;

@@ -27,6 +27,7 @@ static void target_init(struct mdkd_cgroup *cg)
 	cg->t.sample = &cg->sample;
 	cg->t.cgroup_root = tbl->cgroup_root;
 	cg->t.sys_root = tbl->sys_root;
+	cg->t.proc_root = tbl->proc_root;
 	cg->t.state_dir = tbl->state_dir;
 	cg->t.page_sys = tbl->page_sys;
 	cg->t.policy_source = tbl->policy_source;

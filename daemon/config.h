@@ -51,6 +51,8 @@ struct mdkd_global {
 	int log_level;
 	struct mdkd_limits_conf limits; /* host-wide limits (limits.h) */
 	struct mdkd_tiers_conf tiers; /* the tier goals (tiers.h) */
+	/* the back ends' measured costs (tier_costs.h); "" = none */
+	char tier_file[MDKD_PATH_MAX];
 };
 
 enum mdkd_key_scope {

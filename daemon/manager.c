@@ -55,6 +55,7 @@ int mdkd_apply_config(struct mdkd *d, struct mdkd_config *cfg, char *err,
 {
 	struct mdkd_config *old = d->cfg;
 	size_t i;
+	int ret;
 
 	/* Keys that need a restart keep their running value. */
 	for (i = 0; old && i < mdkd_nkeys; i++) {
@@ -70,6 +71,11 @@ int mdkd_apply_config(struct mdkd *d, struct mdkd_config *cfg, char *err,
 				k->name, b);
 		memcpy(b, a, k->size);
 	}
+	/* a bad tier file fails the reload: the old costs stay */
+	ret = mdkd_tier_costs_load(&d->costs, cfg->global.tier_file, err,
+				   errlen);
+	if (ret)
+		return ret;
 	d->cfg = cfg;
 	d->cgroups.cfg = cfg;
 	mdkd_log_set_level(cfg->global.log_level);
@@ -93,8 +99,11 @@ int mdkd_reload_config(struct mdkd *d, char *err, size_t errlen)
 		ret = mdkd_config_load_default(&cfg, err, errlen);
 	else
 		ret = mdkd_config_load(d->config_path, &cfg, err, errlen);
-	if (!ret)
+	if (!ret) {
 		ret = mdkd_apply_config(d, cfg, err, errlen);
+		if (ret)
+			mdkd_config_free(cfg);
+	}
 	if (ret) {
 		d->reload_failures++;
 		snprintf(d->last_reload_error, sizeof(d->last_reload_error),
@@ -247,6 +256,8 @@ struct mdkd *mdkd_new(struct mdkd_config *cfg, const char *config_path,
 	}
 	mdkd_log_set_level(cfg->global.log_level);
 	if (check_system(d, err, errlen))
+		goto err_free;
+	if (mdkd_tier_costs_load(&d->costs, cfg->global.tier_file, err, errlen))
 		goto err_free;
 	ret = mdkd_restore_journal(cfg->global.state_dir,
 				   cfg->global.cgroup_root);

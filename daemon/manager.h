@@ -26,6 +26,7 @@
 #include "pipeline.h"
 #include "record.h"
 #include "signals.h"
+#include "tier_costs.h"
 
 struct mdkd {
 	struct mdkd_config *cfg;
@@ -44,6 +45,7 @@ struct mdkd {
 	struct mdkd_recorder recorder;
 	struct mdkd_ctlsock ctl;
 	struct mdkd_signals signals;
+	struct mdkd_tier_costs costs; /* tier_file's */
 };
 
 /*

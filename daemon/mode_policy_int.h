@@ -18,6 +18,7 @@
 #include <mdk/trace.h>
 
 #include "bpf/loader.h"
+#include "compress.h"
 #include "controller.h"
 #include "pages.h"
 #include "tier_route.h"
@@ -81,6 +82,19 @@ struct policy_auto {
 	double max_stall_share;
 };
 
+/*
+ * The cgroup's compressibility (compress.h), refreshed at most once a
+ * window when the status asks.
+ */
+struct policy_costs {
+	uint64_t pass; /* of the sampler of pages */
+	double ratio; /* 0: unknown */
+	const char *source; /* "memory.stat", "sampled" or "" */
+	struct mdkd_compress sum; /* the samples, halved past 4096 pages */
+	uint64_t at_us; /* when refreshed */
+	bool done;
+};
+
 struct policy_state {
 	const struct mdkd_policy_source *src_ops;
 	void *src;
@@ -130,7 +144,13 @@ struct policy_state {
 	bool have_last;
 	struct policy_totals tot;
 	struct mdkd_target *t;
+
+	/* measured costs: compressibility, kept (mode_policy_costs.c) */
+	struct policy_costs costs;
 };
+
+/* mode_policy_costs.c: the cgroup's "tiers" status object */
+struct json_object *mdkd_policy_costs_json(struct policy_state *st);
 
 /* mode_policy_json.c */
 /* Log a message once (not every window) and keep it for the status. */

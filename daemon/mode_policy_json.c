@@ -184,6 +184,7 @@ struct json_object *mdkd_policy_status_json(struct mdkd_target *tgt,
 	mdkd_json_add_u64(t, "promote_cut_pages", st->tot.promote_cut);
 	mdkd_json_add_double(t, "sampler_cpu_s", st->tot.sampler_cpu_ns / 1e9);
 	json_object_object_add(o, "totals", t);
+	json_object_object_add(o, "tiers", mdkd_policy_costs_json(st));
 	mdkd_json_add_str(o, "error", st->last_error);
 	return o;
 }

@@ -45,6 +45,8 @@ static struct json_object *daemon_json(struct mdkd *d)
 	json_object_object_add(dm, "tiers",
 			       mdkd_tiers_json(&d->pipeline.tiers,
 					       &d->pipeline.host));
+	json_object_object_add(dm, "tier_costs",
+			       mdkd_tier_costs_json(&d->costs));
 	return dm;
 }
 

@@ -60,6 +60,7 @@ struct mdkd_target {
 	 */
 	int swappiness;
 	const char *cgroup_root, *sys_root, *state_dir;
+	const char *proc_root; /* procfs: compressibility samples */
 	const struct mdkd_page_sys *page_sys; /* the page actuators' calls */
 	const struct mdkd_policy_source *policy_source; /* policy mode's */
 	const struct mdkd_target_ops *ops;

@@ -128,6 +128,12 @@ long mdk_eval_tier_curve(struct mdk_eval *e, const char *spec,
 	n = mdk__tier_spec_parse(spec, o->tiers->n, e->H, &ts, err, errlen);
 	if (n)
 		return n;
+	if (ts.kind == MDK__TOPP) {
+		mdk__tier_spec_free(&ts);
+		return mdk_err(
+			err, errlen, -EOPNOTSUPP,
+			"topp: tiered OPP looks ahead (offline only: mdk_tier_run())");
+	}
 	gi = tier_gen(e, &ts, err, errlen);
 	if (gi >= 0)
 		n = mdk__tier_eval(e->gens[gi].mpc, lo, hi, &ts, o->tiers,

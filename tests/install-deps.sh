@@ -17,7 +17,8 @@ linux-source-6.1 clang-format redis-server redis-tools sqlite3 procps
 util-linux python3 debhelper dh-dkms dkms lintian
 libzstd-dev libxgboost-dev python3-cffi python3-numpy python3-pandas python3-pytest python3-distributed
 python3-dev
-libglpk-dev"
+libglpk-dev
+liblz4-dev"
 
 installed() {
 	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q 'ok installed'

@@ -5,7 +5,8 @@
  * the spec (mpc_run.c's driver parts open the trace, make the generator
  * and add the tails), then curve.c evaluates every setting from its
  * histograms.  When a tier has a capacity, the pass also tracks the open
- * intervals for the peak occupancies (occ.c).
+ * intervals for the peak occupancies (occ.c).  topp's curve is tiered
+ * OPP's feasible schedules and bounds (opp.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -91,6 +92,34 @@ uint64_t mdk__tier_window_ns(const struct mdk_tier_opts *o, uint64_t trace_us)
 	return o->window_ns ? o->window_ns : trace_us * 1000;
 }
 
+int mdk__tier_opp_points(const char *trace, const struct mdk__tier_spec *ts,
+			 const struct mdk_tier_opts *o,
+			 struct mdk_tier_point **pts, char *err, size_t errlen)
+{
+	size_t n = ts->nset, i;
+	double *sigma;
+	int ret;
+
+	sigma = calloc(n, sizeof(*sigma));
+	*pts = calloc(2 * n, sizeof(**pts));
+	if (!sigma || !*pts) {
+		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		sigma[i] = (double)ts->set[i] / 1e6;
+	ret = mdk_tier_opp(trace, sigma, n, o, *pts + n, *pts, err, errlen);
+	for (i = 0; !ret && i < n; i++)
+		(*pts)[n + i].pt.policy = "topp-bound";
+out:
+	if (ret) {
+		free(*pts);
+		*pts = NULL;
+	}
+	free(sigma);
+	return ret;
+}
+
 int mdk_tier_run(const char *trace, const char *spec,
 		 const struct mdk_tier_opts *o, struct mdk_tier_point **pts,
 		 size_t *n, char *err, size_t errlen)
@@ -114,6 +143,11 @@ int mdk_tier_run(const char *trace, const char *spec,
 	if (!ret)
 		ret = mdk__tier_spec_parse(spec, o->tiers->n, rn->W, &ts, err,
 					   errlen);
+	if (!ret && ts.kind == MDK__TOPP) {
+		ret = mdk__tier_opp_points(trace, &ts, o, pts, err, errlen);
+		np = ret ? 0 : 2 * (long)ts.nset;
+		goto out;
+	}
 	if (!ret)
 		ret = mdk__tier_gen_policy(&ts, &pol, err, errlen);
 	if (!ret)
@@ -136,6 +170,7 @@ int mdk_tier_run(const char *trace, const char *spec,
 	}
 	if (!ret && occ)
 		mdk__tier_occ_peaks(occ, o->tiers, *pts);
+out:
 	if (!ret)
 		*n = (size_t)np;
 	mdk__tier_occ_free(occ);

@@ -243,8 +243,17 @@ int mdk_tier_simulate(const char *trace, const char *spec,
 			err, errlen, -EINVAL,
 			"%s: the spec names %zu settings (expected one: a value for every parameter)",
 			ts.name, ts.nset);
-	if (!ret)
+	if (!ret && ts.kind == MDK__TOPP) {
+		struct mdk_tier_point *p;
+
+		/* tiered OPP's schedule is its simulation */
+		ret = mdk__tier_opp_points(trace, &ts, o, &p, err, errlen);
+		if (!ret)
+			*pt = p[0];
+		free(p);
+	} else if (!ret) {
 		ret = simulate(r, &ts, o, pt, err, errlen);
+	}
 	mdk__tier_spec_free(&ts);
 	mdk_trace_reader_close(r);
 	return ret;

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Tiered specs (mdk/tier.h): "tage:T1=..,T2=.." and "tpace:P=..,A=..,
- * T2=..", each grid in the syntax of mdk/policy.h (parsed by the same
+ * Tiered specs (mdk/tier.h): "tage:T1=..,T2=..", "tpace:P=..,A=..,
+ * T2=.." and "topp:sigma=..", each grid in the syntax of mdk/policy.h (parsed by the same
  * code, mdk__grid_parse()), "none" allowed for the T's.  Parameters left
  * out get a default grid for a trace of W windows:
  *
  *   tage   each Tk: 16 log-spaced values of 1..W-1, and none
  *   tpace  P and A: 0 and 11 log-spaced values of 1..W-1; each Tk: 8
  *          log-spaced values of 1..W-1, and none
+ *   topp   sigma: OPP's rho grid, 0, 0.1% .. 5% by 0.1%, 6% .. 100% by 1%
  *
  * A setting whose finite T's do not strictly increase is left out: its
  * waits (d_k = the smallest T at or below tier k) are those of the
@@ -31,6 +32,13 @@ static const struct mdk_param_desc desc_T = {
 	.min = 1,
 	.max = MDK_TRACE_MAX_WINDOW,
 	.none = MDK__TIER_INF,
+};
+
+/* A stall share, in ppm: at most 10^9 (ns per accessed page, per access). */
+static const struct mdk_param_desc desc_sigma = {
+	.type = MDK_PARAM_FRACTION,
+	.min = 0,
+	.max = 1000000000ull * 1000000ull,
 };
 
 static const struct mdk_param_desc desc_PA = {
@@ -61,6 +69,15 @@ static int key_index(const struct mdk__tier_spec *ts, const char *s,
 {
 	size_t len = (size_t)(e - s);
 	unsigned int k;
+
+	if (ts->kind == MDK__TOPP) {
+		if (len == 5 && !strncasecmp(s, "sigma", 5))
+			return 0;
+		mdk_err(err, errlen, -EINVAL,
+			"topp: unknown parameter '%.*s' (expected sigma)",
+			(int)len, s);
+		return -1;
+	}
 
 	if (ts->kind == MDK__TPACE && len == 1 && (*s == 'P' || *s == 'p'))
 		return 0;
@@ -104,6 +121,10 @@ static int default_grid(const struct mdk__tier_spec *ts, unsigned int i,
 	uint64_t hi = W > 2 ? W - 1 : 1;
 	int ret;
 
+	if (ts->kind == MDK__TOPP) {
+		ret = mdk__grid_range(g, 0, 50000, 1000);
+		return ret ? ret : mdk__grid_range(g, 60000, 1000000, 10000);
+	}
 	if (!is_T(ts, i)) {
 		ret = mdk__grid_logspace(g, 1, hi, 11);
 		return ret ? ret : mdk__grid_one(g, 0);
@@ -180,7 +201,9 @@ static int parse_params(struct mdk__tier_spec *ts, const char *s, char *err,
 			return mdk_err(err, errlen, -EINVAL,
 				       "%s: parameter %.*s given twice",
 				       ts->name, (int)(eq - s), s);
-		d = is_T(ts, (unsigned int)i) ? desc_T : desc_PA;
+		d = ts->kind == MDK__TOPP     ? desc_sigma :
+		    is_T(ts, (unsigned int)i) ? desc_T :
+						desc_PA;
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - s), s);
 		d.key = key;
 		ret = mdk__grid_parse(ts->name, &d, eq + 1, e, &ts->grid[i],
@@ -204,10 +227,11 @@ int mdk__tier_spec_parse(const char *spec, unsigned int K, uint32_t W,
 	if (K < 1 || K > MDK_TIERS_MAX)
 		return mdk_err(err, errlen, -EINVAL,
 			       "%u tiers (expected 1 to %u)", K, MDK_TIERS_MAX);
-	if (nlen == 4 && !strncasecmp(spec, "topp", 4))
-		return mdk_err(err, errlen, -EOPNOTSUPP,
-			       "topp: not here (tiered OPP: mdk_tier_opp())");
-	if (nlen == 4 && !strncasecmp(spec, "tage", 4)) {
+	if (nlen == 4 && !strncasecmp(spec, "topp", 4)) {
+		ts->kind = MDK__TOPP;
+		ts->name = "topp";
+		ts->np = 1;
+	} else if (nlen == 4 && !strncasecmp(spec, "tage", 4)) {
 		ts->kind = MDK__TAGE;
 		ts->name = "tage";
 		ts->np = K;
@@ -218,7 +242,7 @@ int mdk__tier_spec_parse(const char *spec, unsigned int K, uint32_t W,
 	} else {
 		return mdk_err(
 			err, errlen, -EINVAL,
-			"unknown tiered policy '%.*s' (expected tage or tpace)",
+			"unknown tiered policy '%.*s' (expected tage, tpace or topp)",
 			(int)nlen, spec);
 	}
 	ts->K = K;

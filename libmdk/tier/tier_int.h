@@ -18,7 +18,7 @@
 /* A wait of "none": the page never enters the tier. */
 #define MDK__TIER_INF UINT64_MAX
 
-enum mdk__tier_kind { MDK__TAGE, MDK__TPACE };
+enum mdk__tier_kind { MDK__TAGE, MDK__TPACE, MDK__TOPP };
 
 /*
  * A spec's grids and settings.  Parameters in spec order: T1..TK for
@@ -27,7 +27,7 @@ enum mdk__tier_kind { MDK__TAGE, MDK__TPACE };
  */
 struct mdk__tier_spec {
 	enum mdk__tier_kind kind;
-	const char *name; /* "tage", "tpace" */
+	const char *name; /* "tage", "tpace", "topp" */
 	unsigned int K; /* tiers */
 	unsigned int np;
 	struct mdk_grid grid[MDK_TIERS_MAX + 1];
@@ -37,8 +37,8 @@ struct mdk__tier_spec {
 
 /*
  * mdk__tier_spec_parse() - @spec for @K tiers over a trace of @W windows
- * (the default grids' range).  0, -EINVAL, -EOPNOTSUPP (topp), -E2BIG or
- * -ENOMEM, with the message in @err.
+ * (the default grids' range).  0, -EINVAL, -E2BIG or -ENOMEM, with the
+ * message in @err.  topp's one parameter, sigma, is in ppm.
  */
 int mdk__tier_spec_parse(const char *spec, unsigned int K, uint32_t W,
 			 struct mdk__tier_spec *ts, char *err, size_t errlen);
@@ -126,5 +126,15 @@ void mdk__tier_fill_settings(const struct mdk__tier_spec *ts,
 			     struct mdk_tier_point *pts);
 
 #pragma GCC visibility pop
+
+/*
+ * mdk__tier_opp_points() - topp's curve: in a malloc'ed *@pts of 2 x
+ * ts->nset points, mdk_tier_opp()'s feasible schedule for every sigma of
+ * @ts (ppm), then its upper bound for every sigma (policy "topp-bound").
+ * 0 or -errno.
+ */
+int mdk__tier_opp_points(const char *trace, const struct mdk__tier_spec *ts,
+			 const struct mdk_tier_opts *o,
+			 struct mdk_tier_point **pts, char *err, size_t errlen);
 
 #endif /* MDK_TIER_INT_H */

@@ -10,7 +10,7 @@ MDKCTL=${MDKCTL:-$top/build/bin/mdkctl}
 [ -x "$MDKCTL" ] || ksft_skip "$MDKCTL not built"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ktap_plan 6
+ktap_plan 7
 
 T=$top/tests/fixtures/mdk/mix/trace.mdkt
 L="cxl:cost=2us,cap=800;zswap:cost=9us,ratio=3"
@@ -36,6 +36,16 @@ printf '# two tiers\ncxl:cost=2us,cap=800\nzswap:cost=9us,ratio=3\n' >"$tmp/tier
 "$MDKCTL" mpc "$T" --tiers "$tmp/tiers" --csv tage:T1=2/4/8,T2=8/16/none | cmp - "$tmp/c.csv"
 ktap_check "a tier file gives the list's curve"
 
+# topp: a schedule and a bound row per sigma; the schedule is simulate's.
+"$MDKCTL" mpc "$T" --tiers "cxl:cost=2us,cap=800;zswap:cost=9us,ratio=3" \
+	--csv topp:sigma=0.001%/0.01% >"$tmp/topp.csv" &&
+	"$MDKCTL" simulate "$T" --tiers "cxl:cost=2us,cap=800;zswap:cost=9us,ratio=3" \
+		--csv topp:sigma=0.01% >"$tmp/topp1.csv"
+[ $? -eq 0 ] && [ "$(grep -c '^topp,' "$tmp/topp.csv")" = 2 ] &&
+	[ "$(grep -c '^topp-bound,' "$tmp/topp.csv")" = 2 ] &&
+	[ "$(sed -n 2p "$tmp/topp1.csv")" = "$(sed -n 3p "$tmp/topp.csv")" ]
+ktap_check "topp: each sigma's schedule and bound; simulate gives the schedule"
+
 ok=1
 while IFS='|' read -r tiers spec want; do
 	out=$("$MDKCTL" mpc "$T" --tiers "$tiers" "$spec" 2>&1)
@@ -45,7 +55,7 @@ while IFS='|' read -r tiers spec want; do
 done <<'EOS'
 cxl:cost=2us|tage:T2=3|T2 given, but the tier list has 1 tier
 cxl:cost=2us;swap:cost=9us|tpace:T1=3|no T1
-cxl:cost=2us|topp:sigma=0.1|tiered OPP
+cxl:cost=2us|topp:rho=0.1|unknown parameter 'rho' (expected sigma)
 cxl:cost=2us|tage:T1=0|T1=0 is out of range
 cxl:cst=2us|tage|unknown key 'cst'
 EOS

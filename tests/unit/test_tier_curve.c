@@ -316,7 +316,9 @@ START_TEST(test_bad_specs)
 		{ "tage:T3=5", -EINVAL,
 		  "T3 given, but the tier list has 2 tiers" },
 		{ "tpace:T1=3", -EINVAL, "no T1" },
-		{ "topp:sigma=0.1", -EOPNOTSUPP, "mdk_tier_opp()" },
+		{ "topp:T1=0.1", -EINVAL,
+		  "topp: unknown parameter 'T1' (expected sigma)" },
+		{ "topp:sigma=-1", -EINVAL, "sigma" },
 		{ "tage:T1=0", -EINVAL, "T1=0 is out of range" },
 		{ "tage:T1=x", -EINVAL, "bad value 'x' for T1" },
 		{ "tage:X=1", -EINVAL,
@@ -324,7 +326,7 @@ START_TEST(test_bad_specs)
 		{ "tpace:P=none", -EINVAL, "bad value 'none' for P" },
 		{ "tage:T1=5,T1=6", -EINVAL, "T1 given twice" },
 		{ "tage:T1=5,T2=3", -EINVAL, "no setting has increasing T's" },
-		{ "age:T=3", -EINVAL, "expected tage or tpace" },
+		{ "age:T=3", -EINVAL, "expected tage, tpace or topp" },
 		{ "tage:T1", -EINVAL, "expected KEY=VALUES" },
 	};
 	struct mdk_tiers t = tiers_of("cxl:cost=100;swap:cost=1us");

@@ -577,6 +577,46 @@ START_TEST(test_topp_bad_input)
 }
 END_TEST
 
+/* mdk_tier_run("topp:...") is the schedules then the bounds, simulate one. */
+START_TEST(test_topp_through_run)
+{
+	const double sg[] = { 0.0001, 0.002 };
+	struct mdk_tier_point ub[2], sched[2], *pts, one;
+	struct mdk_tiers tl;
+	struct mdk_tier_opts o = { .tiers = &tl, .window_ns = 5000000000ull };
+	char path[512], err[256];
+	size_t n;
+
+	fixture("mdk/redis/trace.mdkt.zst", path, sizeof(path));
+	tiers("cxl:cost=2.1us,cap=4K;zswap:cost=9us,ratio=3", &tl);
+	ck_assert_msg(!mdk_tier_opp(path, sg, 2, &o, ub, sched, err,
+				    sizeof(err)),
+		      "%s", err);
+	ck_assert_msg(!mdk_tier_run(path, "topp:sigma=0.0001/0.2%", &o, &pts,
+				    &n, err, sizeof(err)),
+		      "%s", err);
+	ck_assert_uint_eq(n, 4);
+	for (size_t i = 0; i < 2; i++) {
+		same_point(&pts[i], &sched[i], "run's schedule");
+		ck_assert_str_eq(pts[2 + i].pt.policy, "topp-bound");
+		pts[2 + i].pt.policy = "topp";
+		same_point(&pts[2 + i], &ub[i], "run's bound");
+	}
+	/* the capacity binds here: the bound breaks it, the schedule not */
+	ck_assert(!ub[0].feasible && sched[0].feasible);
+	ck_assert_double_gt(ub[0].pt.savings, sched[0].pt.savings);
+	free(pts);
+	ck_assert_msg(!mdk_tier_simulate(path, "topp:sigma=0.2%", &o, &one, err,
+					 sizeof(err)),
+		      "%s", err);
+	same_point(&one, &sched[1], "simulate");
+	ck_assert_int_eq(mdk_tier_run(path, "topp:rho=1%", &o, &pts, &n, err,
+				      sizeof(err)),
+			 -EINVAL);
+	ck_assert_msg(strstr(err, "expected sigma"), "%s", err);
+}
+END_TEST
+
 static Suite *tier_opp_suite(void)
 {
 	Suite *s = suite_create("tier_opp");
@@ -589,6 +629,7 @@ static Suite *tier_opp_suite(void)
 	tcase_add_test(tc, test_topp_capped_gap);
 	tcase_add_test(tc, test_topp_is_opp_on_fixtures);
 	tcase_add_test(tc, test_topp_bad_input);
+	tcase_add_test(tc, test_topp_through_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

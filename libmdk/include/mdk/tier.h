@@ -88,6 +88,9 @@ uint32_t mdk_tier_save_ppm(double ratio);
  *   tpace:P=VALUES,A=VALUES,T2=VALUES,T3=VALUES   tiered PACE
  *   topp:sigma=VALUES                    tiered OPP (stall share budget)
  *
+ * mdk_tier_run() gives topp's feasible schedule for every sigma, then
+ * its upper bound for every sigma (policy "topp-bound"; mdk_tier_opp());
+ * mdk_tier_simulate() gives the schedule.
  * with one T per tier of the list (T1 is tiered PACE's d_1, so it has
  * none); a value "none" leaves a tier out.
  */
