@@ -114,6 +114,8 @@ struct mdkd_cgroups {
 	struct mdkd_tiers *tiers; /* the tier goals, host-wide (tiers.h) */
 	const struct mdkd_host *host; /* the host's last reading (host.h) */
 	const struct mdkd_limits *limits; /* the limits, host-wide */
+	/* tier_file's costs (tier_costs.h), kept current; NULL: none */
+	const struct mdkd_tier_costs *tier_costs;
 };
 
 /*

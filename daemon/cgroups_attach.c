@@ -36,6 +36,7 @@ static void target_init(struct mdkd_cgroup *cg)
 	cg->t.tiers = tbl->tiers;
 	cg->t.host = tbl->host;
 	cg->t.limits = tbl->limits;
+	cg->t.tier_costs = tbl->tier_costs;
 }
 
 /*

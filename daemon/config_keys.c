@@ -172,7 +172,7 @@ const struct mdkd_key mdkd_keys[] = {
 	  "policy, auto: the cgroup's stall target, max over windows of the stall of its promotions (each at its tier's cost) / the window's length" },
 	{ "tiers", MDKD_SCOPE_CGROUP, MDKD_T_TIERS, S(tiers), "", 0, 0, false,
 	  true,
-	  "policy, auto: the cgroup's tiers, a tier list (cxl:cost=2us,cap=64K;zswap:cost=9us,ratio=3;swap:cost=80us) that overrides the host's; empty: the host's" },
+	  "policy, auto: the cgroup's tier list (cxl:cost=2us,cap=64K;zswap:cost=9us,ratio=3), used as given; empty: tier_file's, zswap at the cgroup's measured ratio" },
 };
 
 const size_t mdkd_nkeys = sizeof(mdkd_keys) / sizeof(mdkd_keys[0]);

@@ -34,23 +34,47 @@
 #include "log.h"
 #include "mode_policy_int.h"
 #include "target.h"
+#include "tier_costs.h"
 
 /*
- * The list @st's cgroup runs with, into *@t: the tiers key's, or without
- * one none yet (the host's tier file is not read).  Return: 0 or -EINVAL
- * with the reason in @msg.
+ * The list @st's cgroup runs with, into *@t: the tiers key's as given,
+ * or the host's measured costs (tier_file) with zswap's saving from the
+ * cgroup's compression ratio (left out while it is not known).
+ * Return: 0 or -errno with the reason in @msg.
  */
 static int tier_list(struct policy_state *st, struct mdk_tiers *t, char *msg,
 		     size_t len)
 {
 	const struct mdkd_settings *set = st->t->set;
+	const struct mdkd_tier_costs *c = st->t->tier_costs;
+	double ratio;
+	int z;
 
-	if (!set->tiers[0]) {
-		snprintf(msg, len,
-			 "backend auto: no tiers (set the tiers key)");
-		return -EINVAL;
+	if (set->tiers[0])
+		return mdk_tiers_parse(set->tiers, t, msg, len);
+	if (!c || !c->loaded) {
+		snprintf(
+			msg, len,
+			"backend auto: no tiers: set the tiers key, or run mdkctl tier calibrate (%s)",
+			c && c->note[0] ? c->note : "no tier_file");
+		return -ENOENT;
 	}
-	return mdk_tiers_parse(set->tiers, t, msg, len);
+	*t = c->tiers;
+	z = mdk_tiers_find(t, "zswap");
+	if (z < 0)
+		return 0;
+	ratio = mdkd_policy_costs_ratio(st);
+	if (ratio >= 1) {
+		t->t[z].save_ppm = mdk_tier_save_ppm(ratio);
+		return 0;
+	}
+	/* No saving made up: zswap waits for a measured ratio. */
+	memmove(&t->t[z], &t->t[z + 1],
+		(t->n - (unsigned int)z - 1) * sizeof(t->t[0]));
+	t->n--;
+	snprintf(msg, len,
+		 "zswap: the cgroup's compression ratio is not known yet");
+	return t->n ? 0 : -ENOENT;
 }
 
 /* Whether tier @name of the list exists now; the reason in @why if not. */
@@ -86,7 +110,7 @@ static int auto_tiers(struct policy_state *st, const struct mdkd_sample *cur)
 {
 	struct policy_auto *au = &st->au;
 	struct mdk_tiers all;
-	char msg[sizeof(au->tiers_msg)] = "", why[96];
+	char msg[sizeof(au->tiers_msg)] = "", why[96], first[192] = "";
 	unsigned int i;
 	int ret;
 
@@ -99,7 +123,11 @@ static int auto_tiers(struct policy_state *st, const struct mdkd_sample *cur)
 				mdkd_home_node(st->t->sys_root, node);
 		}
 	}
-	ret = tier_list(st, &all, msg, sizeof(msg));
+	ret = tier_list(st, &all, first, sizeof(first));
+	if (ret)
+		snprintf(msg, sizeof(msg), "%s", first);
+	else if (*first) /* a tier of the host's left out */
+		snprintf(msg, sizeof(msg), "left out: %s", first);
 	au->tiers.n = 0;
 	au->cxl = au->out = 0;
 	for (i = 0; !ret && i < all.n; i++) {

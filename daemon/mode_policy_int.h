@@ -151,6 +151,9 @@ struct policy_state {
 
 /* mode_policy_costs.c: the cgroup's "tiers" status object */
 struct json_object *mdkd_policy_costs_json(struct policy_state *st);
+/* The cgroup's compression ratio (refreshed at most once a window), 0
+ * while unknown: backend auto's zswap saving. */
+double mdkd_policy_costs_ratio(struct policy_state *st);
 
 /* mode_policy_json.c */
 /* Log a message once (not every window) and keep it for the status. */

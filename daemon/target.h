@@ -24,6 +24,7 @@ struct mdkd_policy_source;
 struct mdkd_tiers;
 struct mdkd_host;
 struct mdkd_limits;
+struct mdkd_tier_costs;
 
 /* A completion callback of an actuator's queued write. */
 typedef void (*mdkd_act_fn)(struct mdkd_target *t, void *state, int res);
@@ -69,6 +70,8 @@ struct mdkd_target {
 	/* The host's last reading and the limits (swap valve); NULL: none. */
 	const struct mdkd_host *host;
 	const struct mdkd_limits *limits;
+	/* The host's measured costs (tier_file); NULL: none. */
+	const struct mdkd_tier_costs *tier_costs;
 };
 
 static inline int mdkd_target_queue_write(struct mdkd_target *t, int fd,

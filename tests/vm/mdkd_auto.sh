@@ -14,7 +14,9 @@
 # more than the cap nor beyond tier_used_max; the warm set comes back,
 # moved to DRAM and counted as the node's; the measured stall is the
 # returned pages at their tiers' costs, reported beside the predicted
-# one, within the target; the hot set stays; the data survives.
+# one, within the target; the hot set stays; the data survives.  Then,
+# without the tiers key, the tiers come from the host's tier_file, zswap
+# saving 1 - 1/ratio of the cgroup's measured compression ratio.
 . "$(dirname "$0")/lib/mdkd_lib.sh"
 
 COLD=1
@@ -64,7 +66,7 @@ auto_py() {
 	status_py "(lambda a: (lambda t: ($1))({x['name']: x for x in a['per_tier']}))(p['auto'])"
 }
 
-ktap_plan 7
+ktap_plan 8
 t0=$SECONDS
 insmod "$CMM_MP_KO" || ktap_bail "insmod cmm_mp failed"
 kmod_loaded=1
@@ -151,6 +153,28 @@ mdkctl_ status -j "$name" | python3 -c "
 import json, sys
 print(json.dumps(json.load(sys.stdin)['cgroups'][0]['policy']['auto'], indent=1))" |
 	while IFS= read -r l; do ktap_diag "$l"; done
+
+# Without the tiers key: the host's tier file, zswap saving what the
+# cgroup's pages compress to (or left out until that is known).
+printf 'cxl:cost=3us,cap=%s\nzswap:cost=60us\nswap:cost=90us\n' $CAP >"$MDK_TMP/tiers"
+mdkd_conf "$MDK_TMP/auto.conf" "tier_file = $MDK_TMP/tiers" "[cgroup $name]" \
+	"mode = policy" "backend = auto" "target_stall = 1%" \
+	"window = 2s" "horizon = 30" "warmup = 10" "psi_threshold = 20%"
+kill -HUP "$MDKD_PID"
+for _ in $(seq 30); do
+	[[ $(auto_py "a['tiers']") == cxl:cost=3000ns* ]] && break
+	sleep 1
+done
+host=$(auto_py "a['tiers'], a['left_out']")
+ratio=$(status_py "p['tiers']['ratio']")
+ktap_diag "from the tier file: $host; the cgroup's ratio $ratio"
+exp=
+[ "$ratio" != None ] &&
+	exp=$(python3 -c "print('zswap:cost=60000ns,save=%.6f' % (1 - 1 / $ratio))")
+[[ $host == *"cxl:cost=3000ns,save=1.000000,cap=$CAP"* ]] &&
+	{ { [ -n "$exp" ] && [[ $host == *"$exp"* ]]; } ||
+		{ [ -z "$exp" ] && [[ $host == *"zswap: the cgroup's compression ratio is not known yet"* ]]; }; }
+ktap_check "without the tiers key: the host's tier file, zswap saving 1 - 1/ratio of the cgroup's pages"
 
 workload_stop
 rc=$?
