@@ -21,10 +21,12 @@
  * The node's pages accessed again move back to DRAM (cxl_promote).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <mdk/util.h>
 
@@ -260,6 +262,39 @@ static uint64_t pages_of(uint64_t room)
 	return room == UINT64_MAX ? room : room / MDKD_PAGE_SIZE;
 }
 
+/*
+ * The cgroup's pages on @node, from memory.numa_stat (anon and file,
+ * bytes), or 0 when it cannot be read.  The marks undercount them: a
+ * page paged out from the node that the kernel kept there, or one whose
+ * promotion failed, is still on it.
+ */
+static uint64_t node_pages(struct policy_state *st, int node)
+{
+	char buf[8192], key[16], *line, *save = NULL;
+	uint64_t sum = 0;
+	ssize_t n;
+	int fd, len;
+
+	fd = openat(st->t->dirfd, "memory.numa_stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	len = snprintf(key, sizeof(key), " N%d=", node);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *at = strstr(line, key);
+
+		if (at &&
+		    (!strncmp(line, "anon ", 5) || !strncmp(line, "file ", 5)))
+			sum += strtoull(at + len, NULL, 10);
+	}
+	return sum / MDKD_PAGE_SIZE;
+}
+
 /* Step 4a: which tiers take pages now, and how many. */
 static void auto_rooms(struct policy_state *st)
 {
@@ -276,10 +311,16 @@ static void auto_rooms(struct policy_state *st)
 		rt->open = true;
 		rt->room = UINT64_MAX;
 		au->closed[k - 1] = NULL;
-		if (t->capacity)
-			rt->room = t->capacity > au->in_tier[k - 1] ?
-					   t->capacity - au->in_tier[k - 1] :
-					   0;
+		if (t->capacity) {
+			uint64_t used = au->in_tier[k - 1];
+
+			if (k == au->cxl) {
+				uint64_t on = node_pages(st, st->tier_node);
+
+				used = on > used ? on : used;
+			}
+			rt->room = t->capacity > used ? t->capacity - used : 0;
+		}
 		if (k == au->cxl && tg && tg->tier_node == st->tier_node &&
 		    tg->tier_room < rt->room)
 			rt->room = tg->tier_room;
