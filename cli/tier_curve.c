@@ -136,31 +136,12 @@ static int parse_args(int argc, char **argv, bool sim, struct tier_args *a)
 /* "T1=5,T2=none" (tage), "P=2,A=4,T2=9" (tpace) or "sigma=0.01" (topp). */
 static void setting_str(const struct mdk_tier_point *p, char *buf, size_t len)
 {
-	static const char *const pace[] = { "P", "A", "T2", "T3" };
-	bool tp = !strcmp(p->pt.policy, "tpace");
-	size_t pos = 0;
-	unsigned int j;
+	char spec[128];
+	const char *colon;
 
-	buf[0] = '\0';
-	if (!strncmp(p->pt.policy, "topp", 4)) {
-		snprintf(buf, len, "sigma=%g", p->p[0]);
-		return;
-	}
-	for (j = 0; j < p->np && pos < len; j++) {
-		char key[4];
-
-		if (tp)
-			snprintf(key, sizeof(key), "%s", pace[j]);
-		else
-			snprintf(key, sizeof(key), "T%u", j + 1);
-		if (isinf(p->p[j]))
-			pos += (size_t)snprintf(buf + pos, len - pos,
-						"%s%s=none", j ? "," : "", key);
-		else
-			pos += (size_t)snprintf(buf + pos, len - pos,
-						"%s%s=%.0f", j ? "," : "", key,
-						p->p[j]);
-	}
+	mdk_tier_point_format(p, spec, sizeof(spec));
+	colon = strchr(spec, ':');
+	snprintf(buf, len, "%s", colon ? colon + 1 : spec);
 }
 
 /* A stall share: a percentage of D(w), or ns per accessed page. */

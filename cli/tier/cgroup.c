@@ -56,7 +56,7 @@ static int cgroup2_mount(char *out, size_t len)
 	return ret;
 }
 
-static int write_file(const char *path, const char *val)
+int tier_write_file(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
 
@@ -83,7 +83,7 @@ int tier_cgroup_create(char *path, size_t len, char *err, size_t errlen)
 	}
 	snprintf(file, sizeof(file), "%s/cgroup.subtree_control", root);
 	/* often on already; a refusal shows at memory.reclaim */
-	write_file(file, "+memory");
+	tier_write_file(file, "+memory");
 	snprintf(cg_path, sizeof(cg_path), "%s/mdk-calibrate", root);
 	/* a run killed by SIGKILL leaves an empty one behind */
 	rmdir(cg_path);

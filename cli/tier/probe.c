@@ -118,16 +118,9 @@ static int cg_write(const struct tier_probe *p, const char *file,
 		    const char *val)
 {
 	char path[512];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", p->cgroup, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return tier_write_file(path, val);
 }
 
 /*

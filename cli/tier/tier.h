@@ -47,6 +47,8 @@ int tier_cgroup_create(char *path, size_t len, char *err, size_t errlen);
 void tier_cgroup_remove(void);
 /* The probe child a signal kills before the cgroup goes; 0: none. */
 void tier_cgroup_child(int pid);
+/* tier_write_file() - write @val to the (cgroup) file @path: 0 or -errno. */
+int tier_write_file(const char *path, const char *val);
 
 int mdkctl_tier_calibrate(int argc, char **argv);
 

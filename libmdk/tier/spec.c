@@ -354,3 +354,35 @@ void mdk__tier_fill_settings(const struct mdk__tier_spec *ts,
 							      (double)v[j];
 	}
 }
+
+int mdk_tier_point_format(const struct mdk_tier_point *p, char *buf, size_t len)
+{
+	static const char *const pace_keys[] = { "P", "A", "T2", "T3" };
+	bool pace = !strcmp(p->pt.policy, "tpace");
+	size_t pos;
+	unsigned int j;
+	int n;
+
+	/* topp-bound is topp's bound at that sigma: its spec is topp's */
+	if (!strncmp(p->pt.policy, "topp", 4))
+		return snprintf(buf, len, "topp:sigma=%g", p->p[0]);
+	n = snprintf(buf, len, "%s:", p->pt.policy);
+	for (pos = (size_t)n, j = 0; n >= 0 && j < p->np;
+	     j++, pos += (size_t)n) {
+		char key[12];
+
+		if (pace)
+			snprintf(key, sizeof(key), "%s", pace_keys[j]);
+		else
+			snprintf(key, sizeof(key), "T%u", j + 1);
+		if (isinf(p->p[j]))
+			n = snprintf(buf + MDK_MIN(pos, len),
+				     pos < len ? len - pos : 0, "%s%s=none",
+				     j ? "," : "", key);
+		else
+			n = snprintf(buf + MDK_MIN(pos, len),
+				     pos < len ? len - pos : 0, "%s%s=%.0f",
+				     j ? "," : "", key, p->p[j]);
+	}
+	return n < 0 ? n : (int)pos;
+}

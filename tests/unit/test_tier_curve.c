@@ -29,31 +29,6 @@ static struct mdk_tiers tiers_of(const char *list)
 	return t;
 }
 
-/* The spec of point @p's one setting. */
-static void setting_spec(const struct mdk_tier_point *p, char *buf, size_t len)
-{
-	static const char *const pace_keys[] = { "P", "A", "T2", "T3" };
-	bool pace = !strcmp(p->pt.policy, "tpace");
-	size_t pos = (size_t)snprintf(buf, len, "%s:", p->pt.policy);
-	unsigned int j;
-
-	for (j = 0; j < p->np; j++) {
-		char key[4];
-
-		if (pace)
-			snprintf(key, sizeof(key), "%s", pace_keys[j]);
-		else
-			snprintf(key, sizeof(key), "T%u", j + 1);
-		if (isinf(p->p[j]))
-			pos += (size_t)snprintf(buf + pos, len - pos,
-						"%s%s=none", j ? "," : "", key);
-		else
-			pos += (size_t)snprintf(buf + pos, len - pos,
-						"%s%s=%.0f", j ? "," : "", key,
-						p->p[j]);
-	}
-}
-
 static void check_same_tier(const struct mdk_tier_point *a,
 			    const struct mdk_tier_point *b, const char *what)
 {
@@ -113,7 +88,7 @@ static void check_tier_curve(const char *trace, const char *list,
 		      "%s: %s", spec, err);
 	ck_assert_uint_gt(n, 0);
 	for (i = 0; i < n; i++) {
-		setting_spec(&pts[i], one, sizeof(one));
+		mdk_tier_point_format(&pts[i], one, sizeof(one));
 		ck_assert_msg(!mdk_tier_simulate(trace, one, &o, &sim, err,
 						 sizeof(err)),
 			      "%s: %s", one, err);
@@ -360,6 +335,26 @@ START_TEST(test_bad_specs)
 END_TEST
 
 /* A trace without a window length and no window_ns: D(w) = U(w) x 1 ns. */
+/* A point's spec: every parameter, none and topp's sigma; snprintf's return. */
+START_TEST(test_point_format)
+{
+	struct mdk_tier_point p = { .pt.policy = "tpace", .np = 4 };
+	char buf[64];
+
+	p.p[0] = 2, p.p[1] = 4, p.p[2] = 9, p.p[3] = INFINITY;
+	ck_assert_int_eq(mdk_tier_point_format(&p, buf, sizeof(buf)), 26);
+	ck_assert_str_eq(buf, "tpace:P=2,A=4,T2=9,T3=none");
+	ck_assert_int_eq(mdk_tier_point_format(&p, buf, 9), 26);
+	ck_assert_str_eq(buf, "tpace:P=");
+	p.pt.policy = "tage", p.np = 2;
+	ck_assert_int_eq(mdk_tier_point_format(&p, buf, sizeof(buf)), 14);
+	ck_assert_str_eq(buf, "tage:T1=2,T2=4");
+	p.pt.policy = "topp-bound", p.np = 1, p.p[0] = 0.001;
+	mdk_tier_point_format(&p, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "topp:sigma=0.001");
+}
+END_TEST
+
 START_TEST(test_per_access_fallback)
 {
 	struct mdk_tiers t = tiers_of("cxl:cost=100;swap:cost=1us");
@@ -398,6 +393,7 @@ static Suite *tier_curve_suite(void)
 	tcase_add_test(tc, test_worked_example);
 	tcase_add_test(tc, test_bad_specs);
 	tcase_add_test(tc, test_per_access_fallback);
+	tcase_add_test(tc, test_point_format);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -144,6 +144,15 @@ int mdk_tier_simulate(const char *trace, const char *spec,
 		      char *err, size_t errlen);
 
 /*
+ * mdk_tier_point_format() - the spec of @p's one setting, which the tiered
+ * calls parse back: "tage:T1=4,T2=none", "tpace:P=2,A=4,T2=9",
+ * "topp:sigma=0.001" (a topp-bound point gives its sigma's topp).
+ * snprintf semantics.
+ */
+int mdk_tier_point_format(const struct mdk_tier_point *p, char *buf,
+			  size_t len);
+
+/*
  * mdk_tier_best() - the feasible point of @pts with the most savings
  * whose max_stall is at most @target (ties: lower max_stall, then less
  * stall), or -1.
