@@ -22,7 +22,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,8 +200,7 @@ static int auto_setting(struct policy_state *st)
 	struct mdk_tier_point *pts;
 	char err[256];
 	uint64_t *hist;
-	size_t len, nbins;
-	unsigned int k;
+	size_t nbins;
 	long n, best;
 
 	au->setting[0] = '\0';
@@ -240,19 +238,7 @@ static int auto_setting(struct policy_state *st)
 			au->pt.np, au->tiers.n);
 		return -EINVAL;
 	}
-	len = (size_t)snprintf(au->setting, sizeof(au->setting), "tage:");
-	for (k = 0; k < au->tiers.n; k++) {
-		if (isinf(au->pt.p[k]))
-			len += (size_t)snprintf(au->setting + len,
-						sizeof(au->setting) - len,
-						"%sT%u=none", k ? "," : "",
-						k + 1);
-		else
-			len += (size_t)snprintf(au->setting + len,
-						sizeof(au->setting) - len,
-						"%sT%u=%g", k ? "," : "", k + 1,
-						au->pt.p[k]);
-	}
+	mdk_tier_point_format(&au->pt, au->setting, sizeof(au->setting));
 	return 0;
 }
 
