@@ -3,12 +3,14 @@
  * Policy mode, backend auto: its part of the status (mode_policy_int.h),
  * the "auto" object of mdkctl status -j: the tiers, the running tiered
  * setting with its predicted stall, the last window's moves, promotions
- * and measured stall per tier, and the totals.
+ * and measured stall per tier, and the totals; and its counters for the
+ * Prometheus file (mode_policy.h).
  */
-#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "jsonout.h"
+#include "mode_policy.h"
 #include "mode_policy_int.h"
 #include "target.h"
 
@@ -102,4 +104,30 @@ void mdkd_policy_auto_json(struct policy_state *st, struct json_object *o)
 	mdkd_json_add_u64(j, "total_stall_ns", au->tot_stall_ns);
 	json_object_object_add(j, "per_tier", tiers_json(au, running));
 	json_object_object_add(o, "auto", j);
+}
+
+bool mdkd_policy_auto_view(const struct mdkd_target *t, void *state,
+			   struct mdkd_policy_auto_view *v)
+{
+	const struct policy_state *st = state;
+	const struct policy_auto *au;
+	unsigned int k;
+
+	memset(v, 0, sizeof(*v));
+	if (!st || t->set->backend != MDKD_BACKEND_AUTO)
+		return false;
+	au = &st->au;
+	v->n = au->tiers.n;
+	for (k = 0; k < au->tiers.n; k++) {
+		snprintf(v->t[k].name, sizeof(v->t[k].name), "%s",
+			 au->tiers.t[k].name);
+		v->t[k].pages = au->in_tier[k];
+		v->t[k].moved = au->tot[k].moved;
+		v->t[k].returned = au->tot[k].returned;
+		v->t[k].held = au->tot[k].held;
+	}
+	v->stall_ns = au->tot_stall_ns;
+	v->stall_share = au->stall_share;
+	v->predicted_max_stall = au->setting[0] ? au->pt.max_stall : 0;
+	return true;
 }

@@ -14,7 +14,8 @@
 # more than the cap nor beyond tier_used_max; the warm set comes back,
 # moved to DRAM and counted as the node's; the measured stall is the
 # returned pages at their tiers' costs, reported beside the predicted
-# one, within the target; the hot set stays; the data survives.  Then,
+# one, within the target, and in the Prometheus file per tier; the hot
+# set stays; the data survives.  Then,
 # without the tiers key, the tiers come from the host's tier_file, zswap
 # saving 1 - 1/ratio of the cgroup's measured compression ratio.
 . "$(dirname "$0")/lib/mdkd_lib.sh"
@@ -66,7 +67,7 @@ auto_py() {
 	status_py "(lambda a: (lambda t: ($1))({x['name']: x for x in a['per_tier']}))(p['auto'])"
 }
 
-ktap_plan 8
+ktap_plan 9
 t0=$SECONDS
 insmod "$CMM_MP_KO" || ktap_bail "insmod cmm_mp failed"
 kmod_loaded=1
@@ -83,7 +84,8 @@ cg=$(cg_new "$name") || ktap_bail "cgroup"
 WL_ARGS="--warm $WARM --warm-after 12 --warm-every 12 --grow $GROW --grow-every 2" \
 	workload_start "$cg" $COLD $HOT 900 || ktap_bail "the workload did not start"
 tiers="cxl:cost=2us,cap=$CAP;zswap:cost=50us,ratio=3;swap:cost=80us"
-mdkd_conf "$MDK_TMP/auto.conf" "[cgroup $name]" "mode = policy" \
+mdkd_conf "$MDK_TMP/auto.conf" "prometheus_file = $MDK_TMP/mdkd.prom" \
+	"[cgroup $name]" "mode = policy" \
 	"backend = auto" "tiers = $tiers" "target_stall = 1%" \
 	"window = 2s" "horizon = 30" "warmup = 10" "psi_threshold = 20%"
 mdkd_start "$MDK_TMP/auto.conf" || ktap_bail "mdkd did not start"
@@ -142,6 +144,14 @@ sum=$(auto_py "sum(v['total']['returned'] * v['cost_ns'] for v in t.values()) ==
 pred=$(auto_py "a['predicted']['max_stall'] <= a['target_stall']")
 [ "$sum" = True ] && [ "$pred" = True ]
 ktap_check "the measured stall (promotions x their tiers' costs) is reported beside the predicted one, within the target"
+
+prom=$(grep -E "^mdkd_auto_" "$MDK_TMP/mdkd.prom" | tr '\n' ' ')
+ktap_diag "$prom"
+grep -qE "^mdkd_auto_moved_pages_total\{cgroup=\"$name\",tier=\"cxl\"\} [1-9]" "$MDK_TMP/mdkd.prom" &&
+	grep -qE "^mdkd_auto_returned_pages_total\{cgroup=\"$name\",tier=\"cxl\"\} [1-9]" "$MDK_TMP/mdkd.prom" &&
+	grep -qE "^mdkd_auto_moved_pages_total\{cgroup=\"$name\",tier=\"zswap\"\} [1-9]" "$MDK_TMP/mdkd.prom" &&
+	grep -qE "^mdkd_auto_stall_seconds_total\{cgroup=\"$name\"\} [0-9.e-]+$" "$MDK_TMP/mdkd.prom"
+ktap_check "the Prometheus file counts moves and promotions per tier and the stall"
 
 rss=$(smaps_kb Rss)
 ktap_diag "Rss $rss kB (hot set $HOT MiB)"
