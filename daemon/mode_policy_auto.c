@@ -249,10 +249,12 @@ static uint64_t pages_of(uint64_t room)
 }
 
 /*
- * The cgroup's pages on @node, from memory.numa_stat (anon and file,
- * bytes), or 0 when it cannot be read.  The marks undercount them: a
- * page paged out from the node that the kernel kept there, or one whose
- * promotion failed, is still on it.
+ * The cgroup's anonymous pages mapped on @node, from memory.numa_stat
+ * (bytes), or 0 when it cannot be read.  The marks undercount them: a
+ * page paged out from the node that the kernel kept, or one whose
+ * promotion failed, is still on it.  File pages are left out: there the
+ * kernel counts the swap cache too, which page-outs leave behind and it
+ * frees as it needs.
  */
 static uint64_t node_pages(struct policy_state *st, int node)
 {
@@ -274,9 +276,8 @@ static uint64_t node_pages(struct policy_state *st, int node)
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *at = strstr(line, key);
 
-		if (at &&
-		    (!strncmp(line, "anon ", 5) || !strncmp(line, "file ", 5)))
-			sum += strtoull(at + len, NULL, 10);
+		if (at && !strncmp(line, "anon ", 5))
+			sum = strtoull(at + len, NULL, 10);
 	}
 	return sum / MDKD_PAGE_SIZE;
 }
