@@ -112,6 +112,10 @@ struct mdkd_cgroups {
 	const struct mdkd_target_ops *target_ops;
 	void *target_arg; /* for target_ops: the pipeline */
 	struct mdkd_tiers *tiers; /* the tier goals, host-wide (tiers.h) */
+	const struct mdkd_host *host; /* the host's last reading (host.h) */
+	const struct mdkd_limits *limits; /* the limits, host-wide */
+	/* tier_file's costs (tier_costs.h), kept current; NULL: none */
+	const struct mdkd_tier_costs *tier_costs;
 };
 
 /*

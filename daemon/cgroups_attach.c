@@ -34,6 +34,9 @@ static void target_init(struct mdkd_cgroup *cg)
 	cg->t.swappiness = -1;
 	cg->t.ops = tbl->target_ops;
 	cg->t.tiers = tbl->tiers;
+	cg->t.host = tbl->host;
+	cg->t.limits = tbl->limits;
+	cg->t.tier_costs = tbl->tier_costs;
 }
 
 /*

@@ -74,8 +74,9 @@ enum mdkd_key_type {
 	MDKD_T_INT, /* int, -1 allowed where min is -1 */
 	MDKD_T_POLICY, /* char[]: one online policy (age, paw, pace) */
 	MDKD_T_POLICIES, /* char[]: a list of policies with curves */
-	MDKD_T_BACKEND, /* int: enum mdkd_backend, swap or cxl */
+	MDKD_T_BACKEND, /* int: enum mdkd_backend, swap, cxl or auto */
 	MDKD_T_LOPP_MODEL, /* int: enum mdk_lopp_kind, logistic or trees */
+	MDKD_T_TIERS, /* char[]: a tier list (mdk/tier.h), "" allowed */
 };
 
 struct mdkd_key {

@@ -14,6 +14,7 @@
 #include <mdk/err.h>
 #include <mdk/evaluator.h>
 #include <mdk/policy.h>
+#include <mdk/tier.h>
 
 #include "config.h"
 
@@ -84,7 +85,7 @@ const struct mdkd_key mdkd_keys[] = {
 	  "senpai (the TMO law), senpai-integral (senpai.py's controller), policy (page policies on the sampler's windows) or off (observe only)" },
 	{ "actuator", MDKD_SCOPE_CGROUP, MDKD_T_ACTUATOR, S(actuator), "auto",
 	  0, 0, false, false,
-	  "auto (policy mode: by backend; else reclaim where memory.reclaim exists, else high-pulse), reclaim, high-pulse, pageout or migrate" },
+	  "auto (policy mode: by backend; else reclaim where memory.reclaim exists, else high-pulse), reclaim, high-pulse, pageout, migrate or tier (backend auto)" },
 	{ "interval", MDKD_SCOPE_CGROUP, MDKD_T_DURATION, S(interval_us), "6s",
 	  0.01, 3600, false, false, "time between two samples and decisions" },
 	{ "psi_threshold", MDKD_SCOPE_CGROUP, MDKD_T_PERCENT, S(psi_threshold),
@@ -146,7 +147,7 @@ const struct mdkd_key mdkd_keys[] = {
 	  "policy: windows of history before auto-tune moves pages" },
 	{ "backend", MDKD_SCOPE_CGROUP, MDKD_T_BACKEND, S(backend), "swap", 0,
 	  0, false, false,
-	  "policy: swap (swap or zswap, actuator pageout) or cxl (the CMM-MP node, actuator migrate)" },
+	  "policy: swap (swap or zswap, actuator pageout), cxl (the CMM-MP node, actuator migrate) or auto (each page to the tier its idle time makes cheapest within target_stall, actuator tier)" },
 	{ "tier_node", MDKD_SCOPE_CGROUP, MDKD_T_INT, S(tier_node), "-1", -1,
 	  65535, false, false,
 	  "policy, cxl: the CMM-MP NUMA node; -1: read /sys/kernel/cmm_mp/node" },
@@ -165,6 +166,13 @@ const struct mdkd_key mdkd_keys[] = {
 	{ "trace_file", MDKD_SCOPE_CGROUP, MDKD_T_PATH, S(trace_file), "", 0, 0,
 	  false, true,
 	  "policy: also write the sampled windows to this access-bit trace (.mdkt); empty: off" },
+	/* backend auto */
+	{ "target_stall", MDKD_SCOPE_CGROUP, MDKD_T_PERCENT, S(target_stall),
+	  "1%", 0, 100, false, false,
+	  "policy, auto: the cgroup's stall target, max over windows of the stall of its promotions (each at its tier's cost) / the window's length" },
+	{ "tiers", MDKD_SCOPE_CGROUP, MDKD_T_TIERS, S(tiers), "", 0, 0, false,
+	  true,
+	  "policy, auto: the cgroup's tier list (cxl:cost=2us,cap=64K;zswap:cost=9us,ratio=3), used as given; empty: tier_file's, zswap at the cgroup's measured ratio" },
 };
 
 const size_t mdkd_nkeys = sizeof(mdkd_keys) / sizeof(mdkd_keys[0]);
@@ -509,7 +517,7 @@ static int parse_backend(const struct mdkd_key *k, const char *s, void *f,
 			return 0;
 		}
 	return mdk_err(err, errlen, -EINVAL,
-		       "%s: expected swap or cxl, got '%s'", k->name, s);
+		       "%s: expected swap, cxl or auto, got '%s'", k->name, s);
 }
 
 static int parse_lopp_model(const struct mdkd_key *k, const char *s, void *f,
@@ -524,6 +532,35 @@ static int parse_lopp_model(const struct mdkd_key *k, const char *s, void *f,
 		}
 	return mdk_err(err, errlen, -EINVAL,
 		       "%s: expected logistic or trees, got '%s'", k->name, s);
+}
+
+/* A tier list of the tiers mdkd knows, each at most once. */
+static int parse_tiers(const struct mdkd_key *k, const char *s, void *f,
+		       char *err, size_t errlen)
+{
+	static const char *const known[] = { "cxl", "zswap", "swap" };
+	struct mdk_tiers t;
+	char why[256];
+	unsigned int i, j;
+
+	if (strlen(s) >= k->size)
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"%s: expected a tier list shorter than %zu bytes",
+			k->name, k->size);
+	if (*s && mdk_tiers_parse(s, &t, why, sizeof(why)))
+		return mdk_err(err, errlen, -EINVAL, "%s: %s", k->name, why);
+	for (i = 0; *s && i < t.n; i++) {
+		for (j = 0; j < 3 && strcmp(t.t[i].name, known[j]); j++)
+			;
+		if (j == 3 || mdk_tiers_find(&t, t.t[i].name) != (int)i)
+			return mdk_err(
+				err, errlen, -EINVAL,
+				"%s: tier %u: expected cxl, zswap or swap, each once, got '%s'",
+				k->name, i + 1, t.t[i].name);
+	}
+	memcpy(f, s, strlen(s) + 1);
+	return 0;
 }
 
 typedef int (*key_parser)(const struct mdkd_key *k, const char *s, void *f,
@@ -545,12 +582,13 @@ static const key_parser parsers[] = {
 	[MDKD_T_POLICIES] = parse_policies,
 	[MDKD_T_BACKEND] = parse_backend,
 	[MDKD_T_LOPP_MODEL] = parse_lopp_model,
+	[MDKD_T_TIERS] = parse_tiers,
 };
 
 static bool key_is_string(const struct mdkd_key *k)
 {
 	return k->type == MDKD_T_PATH || k->type == MDKD_T_POLICY ||
-	       k->type == MDKD_T_POLICIES;
+	       k->type == MDKD_T_POLICIES || k->type == MDKD_T_TIERS;
 }
 
 int mdkd_key_parse(const struct mdkd_key *k, const char *s, void *base,
@@ -627,6 +665,7 @@ void mdkd_key_format(const struct mdkd_key *k, const void *base, char *buf,
 	case MDKD_T_PATH:
 	case MDKD_T_POLICY:
 	case MDKD_T_POLICIES:
+	case MDKD_T_TIERS:
 		snprintf(buf, len, "%s", (const char *)f);
 		break;
 	case MDKD_T_BOOL:

@@ -29,6 +29,7 @@ const char *const mdkd_reason_names[MDKD_R_NR] = {
 const char *const mdkd_backend_names[MDKD_BACKEND_NR] = {
 	[MDKD_BACKEND_SWAP] = "swap",
 	[MDKD_BACKEND_CXL] = "cxl",
+	[MDKD_BACKEND_AUTO] = "auto",
 };
 
 const char *mdkd_backend_name(int backend)

@@ -52,11 +52,12 @@ struct mdkd_pages;
 enum mdkd_backend {
 	MDKD_BACKEND_SWAP, /* swap or zswap: actuator pageout */
 	MDKD_BACKEND_CXL, /* the CMM-MP NUMA node: actuator migrate */
+	MDKD_BACKEND_AUTO, /* each page to its tier by idle age: actuator tier */
 	MDKD_BACKEND_NR,
 };
 
 extern const char *const mdkd_backend_names[MDKD_BACKEND_NR];
-/* mdkd_backend_name() - "swap", "cxl", or "?" out of range. */
+/* mdkd_backend_name() - "swap", "cxl", "auto", or "?" out of range. */
 const char *mdkd_backend_name(int backend);
 
 /* Policy mode, lopp: the model kinds, indexed by enum mdk_lopp_kind. */
@@ -100,6 +101,9 @@ struct mdkd_settings {
 	bool rate_guard; /* lopp: a window over target steps theta up; on */
 	int lopp_model; /* lopp: enum mdk_lopp_kind it fits; logistic */
 	char trace_file[256]; /* the windows as an .mdkt trace; "" off */
+	/* backend auto (mode_policy_auto.c) */
+	double target_stall; /* max window stall share; 0.01 */
+	char tiers[256]; /* a tier list (mdk/tier.h); "": the host's */
 };
 
 /* Why a decision reclaims what it does (shown by status, recorded). */

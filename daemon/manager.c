@@ -277,6 +277,7 @@ struct mdkd *mdkd_new(struct mdkd_config *cfg, const char *config_path,
 				cfg->global.prometheus_file);
 	d->watchdog_us = mdkd_watchdog_usec() / 2;
 	d->next_watchdog_us = d->started_us + d->watchdog_us;
+	d->cgroups.tier_costs = &d->costs; /* backend auto's tiers */
 	mdkd_cgroups_rescan(&d->cgroups);
 	return d;
 

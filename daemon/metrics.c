@@ -7,6 +7,7 @@
 
 #include "jsonout.h"
 #include "metrics.h"
+#include "mode_policy.h"
 
 const char mdkd_record_header[] =
 	"time_s,cgroup,mode,reason,memory_current,floor,want,reclaim,result,"
@@ -209,6 +210,91 @@ static const struct prom_metric prom_metrics[] = {
 	{ "intervals_total", "counter", "decisions taken", pm_intervals },
 };
 
+/* Backend auto's families, per tier (@per_tier) or per cgroup. */
+static const struct auto_metric {
+	const char *name, *type, *help;
+	bool per_tier;
+	int field; /* 0 pages, 1 moved, 2 returned, 3 held; 4.. cgroup's */
+} auto_metrics[] = {
+	{ "auto_tier_pages", "gauge",
+	  "backend auto: pages moved to the tier, not accessed since", true,
+	  0 },
+	{ "auto_moved_pages_total", "counter",
+	  "backend auto: pages moved to the tier", true, 1 },
+	{ "auto_returned_pages_total", "counter",
+	  "backend auto: acted promotions from the tier", true, 2 },
+	{ "auto_held_pages_total", "counter",
+	  "backend auto: pages due in the tier it did not take (closed, full), per window",
+	  true, 3 },
+	{ "auto_stall_seconds_total", "counter",
+	  "backend auto: measured stall, promotions at their tiers' costs",
+	  false, 4 },
+	{ "auto_stall_share", "gauge",
+	  "backend auto: the last window's measured stall over its length",
+	  false, 5 },
+	{ "auto_predicted_max_stall", "gauge",
+	  "backend auto: the running setting's max window stall share over the horizon",
+	  false, 6 },
+};
+
+static double auto_value(const struct mdkd_policy_auto_view *v, unsigned int k,
+			 int field)
+{
+	switch (field) {
+	case 0:
+		return (double)v->t[k].pages;
+	case 1:
+		return (double)v->t[k].moved;
+	case 2:
+		return (double)v->t[k].returned;
+	case 3:
+		return (double)v->t[k].held;
+	case 4:
+		return v->stall_ns / 1e9;
+	case 5:
+		return v->stall_share;
+	default:
+		return v->predicted_max_stall;
+	}
+}
+
+/* The policy-mode cgroups of backend auto, family by family. */
+static void auto_prom(struct mdkd_cgroup *const *cgs, size_t n,
+		      struct mdkd_buf *b)
+{
+	struct mdkd_policy_auto_view v;
+	size_t m, i;
+	unsigned int k;
+
+	for (m = 0; m < sizeof(auto_metrics) / sizeof(auto_metrics[0]); m++) {
+		const struct auto_metric *am = &auto_metrics[m];
+		bool head = false;
+
+		for (i = 0; i < n; i++) {
+			if (strcmp(cgs[i]->ctl.mode->name, "policy") ||
+			    !mdkd_policy_auto_view(&cgs[i]->t,
+						   cgs[i]->ctl.mode_state, &v))
+				continue;
+			if (!head)
+				mdkd_buf_printf(
+					b,
+					"# HELP mdkd_%s %s\n# TYPE mdkd_%s %s\n",
+					am->name, am->help, am->name, am->type);
+			head = true;
+			for (k = 0; k < (am->per_tier ? v.n : 1); k++) {
+				mdkd_buf_printf(b, "mdkd_%s{cgroup=\"",
+						am->name);
+				mdkd_prom_label(b, cgs[i]->path);
+				if (am->per_tier)
+					mdkd_buf_printf(b, "\",tier=\"%s",
+							v.t[k].name);
+				mdkd_buf_printf(b, "\"} %.17g\n",
+						auto_value(&v, k, am->field));
+			}
+		}
+	}
+}
+
 void mdkd_prometheus_text(struct mdkd_cgroup *const *cgs, size_t n,
 			  const struct mdkd_limits *l,
 			  const struct mdkd_host *h, struct mdkd_buf *b)
@@ -231,6 +317,7 @@ void mdkd_prometheus_text(struct mdkd_cgroup *const *cgs, size_t n,
 			mdkd_buf_printf(b, "\"} %.17g\n", pm->get(cgs[i]));
 		}
 	}
+	auto_prom(cgs, n, b);
 	if (l && h)
 		mdkd_limits_prom(l, h, cgs, n, b);
 }

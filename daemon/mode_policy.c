@@ -170,6 +170,7 @@ static void policy_stop(struct mdkd_target *t, void *state)
 
 	trace_close(st);
 	mdkd_policy_tiers_leave(st);
+	mdkd_policy_auto_free(st);
 	mdk_eval_free(st->eval);
 	st->eval = NULL;
 	if (st->src)
@@ -192,6 +193,17 @@ static int policy_start(struct mdkd_target *t, void *state, char *err,
 	st->sel.policy = -1;
 	st->guard_window = -1;
 	st->why = MDKD_R_NOTHING;
+	if (set->backend == MDKD_BACKEND_AUTO) {
+		/* The node is optional: without one, no cxl tier. */
+		int node = set->tier_node >= 0 ? set->tier_node :
+						 mdkd_cmm_mp_node(t->sys_root);
+
+		if (node >= 0) {
+			st->tier_node = node;
+			st->home_node = mdkd_home_node(t->sys_root, node);
+			o.tier_node = node;
+		}
+	}
 	if (set->backend == MDKD_BACKEND_CXL) {
 		int node = set->tier_node >= 0 ? set->tier_node :
 						 mdkd_cmm_mp_node(t->sys_root);
@@ -214,7 +226,8 @@ static int policy_start(struct mdkd_target *t, void *state, char *err,
 	o.cgroup = dir;
 	/* Pages idle since before the sampler met their process count. */
 	o.flags = MDK_SAMPLER_MET_RESIDENT;
-	if (set->backend == MDKD_BACKEND_SWAP) {
+	if (set->backend == MDKD_BACKEND_SWAP ||
+	    set->backend == MDKD_BACKEND_AUTO) {
 		o.before_reset = mdkd_policy_drop_swap_cache;
 		o.before_reset_arg = st;
 	}
@@ -280,7 +293,10 @@ static void policy_observe(struct mdkd_target *t, void *state,
 		st->trace = NULL;
 		st->trace_failed = true;
 	}
-	if (st->tier_node >= 0)
+	if (set->backend == MDKD_BACKEND_AUTO)
+		measured = w.tier_pages + w.swapin_pages +
+			   w.file_refault_pages + w.promote_pages;
+	else if (st->tier_node >= 0)
 		measured =
 			w.tier_pages + (w.have_counters ? w.promote_pages : 0);
 	else
@@ -311,6 +327,10 @@ static void policy_observe(struct mdkd_target *t, void *state,
 	st->gone_proc = UINT32_MAX;
 	st->tot.forgotten += mdk_eval_forget(st->eval, proc_gone, st);
 
+	if (set->backend == MDKD_BACKEND_AUTO) {
+		mdkd_policy_auto_pick(st, cur);
+		return;
+	}
 	mdkd_policy_choose(st);
 	if (st->why == MDKD_R_RECLAIM) {
 		ret = mdk_eval_pick(st->eval, &st->sel, &ids, &n);
@@ -347,6 +367,8 @@ static void policy_decide(void *state, const struct mdkd_settings *set,
 		nout = 0;
 	}
 	st->pages.nout = nout;
+	if (set->backend == MDKD_BACKEND_AUTO)
+		nout = mdkd_policy_auto_out(st, nout > 0);
 	d->pages = &st->pages;
 	d->want_bytes = (uint64_t)(nout + st->pages.nback) * MDKD_PAGE_SIZE;
 	if (d->want_bytes) {
@@ -366,16 +388,19 @@ static void policy_feedback(void *state, const struct mdkd_settings *set,
 	const struct mdkd_pages_result *r = &st->pages.res;
 
 	/* Tried pages are not picked again before their next access. */
-	if (st->eval && r->out_tried)
+	if (set->backend == MDKD_BACKEND_AUTO)
+		mdkd_policy_auto_moved(st);
+	else if (st->eval && r->out_tried)
 		mdk_eval_mark(st->eval, st->pages.out, (size_t)r->out_tried);
-	if (st->tier_node < 0)
+	if (st->tier_node < 0 && set->backend != MDKD_BACKEND_AUTO)
 		st->advised_bytes = r->out_done * MDKD_PAGE_SIZE;
 	st->tot.out += r->out_done;
 	st->tot.back += r->back_done;
 	st->tot.failed += r->failed;
 	st->tot.gone += r->gone;
 	st->tot.denied += r->denied;
-	mdkd_policy_tiers_moved(st);
+	if (set->backend != MDKD_BACKEND_AUTO)
+		mdkd_policy_tiers_moved(st);
 	memset(&st->pages.res, 0, sizeof(st->pages.res));
 	st->pages.nout = st->pages.nback = 0;
 }
@@ -434,6 +459,8 @@ static uint64_t policy_interval_us(const struct mdkd_settings *set)
 static const struct mdkd_actuator_ops *
 policy_actuator(const struct mdkd_settings *set)
 {
+	if (set->backend == MDKD_BACKEND_AUTO)
+		return &mdkd_act_tier;
 	return set->backend == MDKD_BACKEND_CXL ? &mdkd_act_migrate :
 						  &mdkd_act_pageout;
 }

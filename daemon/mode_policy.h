@@ -11,9 +11,14 @@
 #ifndef MDKD_MODE_POLICY_H
 #define MDKD_MODE_POLICY_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <json-c/json.h>
 
 #include "bpf/loader.h"
+
+struct mdkd_target;
 
 /* Where policy mode gets its windows: the sampler's calls of
  * bpf/loader.h. */
@@ -30,5 +35,25 @@ struct mdkd_policy_source {
 /* The sampler's calls; each daemon hands its source to policy mode
  * through struct mdkd_target. */
 extern const struct mdkd_policy_source mdkd_policy_source_sampler;
+
+/* Backend auto's counters of one cgroup, for the metrics. */
+struct mdkd_policy_auto_view {
+	unsigned int n; /* tiers in force */
+	struct {
+		char name[16];
+		uint64_t pages; /* moved there, not accessed since */
+		uint64_t moved, returned, held; /* totals, pages */
+	} t[3];
+	uint64_t stall_ns; /* measured, in total */
+	double stall_share; /* the last window's */
+	double predicted_max_stall; /* the running setting's, 0: none */
+};
+
+/*
+ * mdkd_policy_auto_view() - @state's (policy mode's, on @t) counters of
+ * backend auto into *@v.  Return: false when @t is not of backend auto.
+ */
+bool mdkd_policy_auto_view(const struct mdkd_target *t, void *state,
+			   struct mdkd_policy_auto_view *v);
 
 #endif /* MDKD_MODE_POLICY_H */

@@ -120,3 +120,12 @@ struct json_object *mdkd_policy_costs_json(struct policy_state *st)
 			  st->t->sample ? st->t->sample->mem.some.total_us : 0);
 	return o;
 }
+
+double mdkd_policy_costs_ratio(struct policy_state *st)
+{
+	char stat[16384];
+
+	read_at(st->t->dirfd, "memory.stat", stat, sizeof(stat));
+	refresh_ratio(st, stat);
+	return st->costs.ratio;
+}

@@ -4,7 +4,8 @@
  * functions one file calls in another.  mode_policy.c holds the hooks,
  * mode_policy_tune.c the choice of setting (auto-tune, lopp's rate guard),
  * mode_policy_swap.c the swap-cache drop, mode_policy_json.c the status
- * and live views, mode_policy_source.c the sampler as the window source.
+ * and live views, mode_policy_source.c the sampler as the window source,
+ * mode_policy_auto.c backend auto (its report in mode_policy_auto_json.c).
  */
 #ifndef MDKD_MODE_POLICY_INT_H
 #define MDKD_MODE_POLICY_INT_H
@@ -20,6 +21,7 @@
 #include "compress.h"
 #include "controller.h"
 #include "pages.h"
+#include "tier_route.h"
 #include "tiers.h"
 
 struct mdkd_policy_source;
@@ -43,6 +45,41 @@ struct policy_totals {
 	uint64_t goal_picked; /* pages dram_free_min added to the picks */
 	uint64_t tier_full; /* windows tier_used_max cut */
 	uint64_t promote_cut; /* returned pages left for want of DRAM room */
+};
+
+/* One tier of backend auto, in the last window and in total. */
+struct policy_auto_tier {
+	uint64_t moved; /* pages moved into it (done) */
+	uint64_t tried; /* pages routed to it (tried) */
+	uint64_t returned; /* acted promotions from it */
+	uint64_t held; /* pages due in it that it did not take */
+};
+
+/* Backend auto (mode_policy_auto.c). */
+struct policy_auto {
+	/* The cgroup's tiers now: its list restricted to what exists. */
+	struct mdk_tiers tiers;
+	unsigned int cxl, out; /* tier of the node, of page-outs; 0: none */
+	char tiers_msg[256]; /* what was left out and why, as last logged */
+	char setting[96]; /* the running tiered AGE setting, "" none */
+	struct mdk_tier_point pt; /* its point over the horizon */
+	struct mdkd_route route; /* its waits and the tiers' states */
+	const char *closed[MDK_TIERS_MAX]; /* why a tier took nothing, or NULL */
+	struct mdkd_route_out ro;
+	uint64_t *due[MDK_TIERS_MAX];
+	size_t ndue[MDK_TIERS_MAX], duecap[MDK_TIERS_MAX];
+	uint64_t *back; /* the node's pages accessed again */
+	size_t backcap;
+	struct mdkd_pages pageout; /* the page-outs, for actuator tier */
+	uint64_t in_tier[MDK_TIERS_MAX]; /* pages marked in each, now */
+	/* the last window */
+	struct policy_auto_tier win[MDK_TIERS_MAX];
+	uint64_t stall_ns; /* its promotions at their tiers' costs */
+	double stall_share; /* over the window's length */
+	/* totals */
+	struct policy_auto_tier tot[MDK_TIERS_MAX];
+	uint64_t tot_stall_ns, tot_windows;
+	double max_stall_share;
 };
 
 /*
@@ -101,6 +138,8 @@ struct policy_state {
 	bool drop_probed, drop_anon_only;
 	const struct mdkd_sample *cur; /* in observe: the interval's sample */
 
+	struct policy_auto au; /* backend auto */
+
 	struct mdk_sampler_window last; /* counters only (pages not kept) */
 	bool have_last;
 	struct policy_totals tot;
@@ -112,6 +151,9 @@ struct policy_state {
 
 /* mode_policy_costs.c: the cgroup's "tiers" status object */
 struct json_object *mdkd_policy_costs_json(struct policy_state *st);
+/* The cgroup's compression ratio (refreshed at most once a window), 0
+ * while unknown: backend auto's zswap saving. */
+double mdkd_policy_costs_ratio(struct policy_state *st);
 
 /* mode_policy_json.c */
 /* Log a message once (not every window) and keep it for the status. */
@@ -137,6 +179,20 @@ void mdkd_policy_tiers_pick(struct policy_state *st);
 void mdkd_policy_tiers_moved(struct policy_state *st);
 /* The cgroup stops: its ages leave the host's. */
 void mdkd_policy_tiers_leave(struct policy_state *st);
+
+/* mode_policy_auto.c: backend auto. */
+/* At the window's end: the tiers, the setting, the routing of pages. */
+void mdkd_policy_auto_pick(struct policy_state *st,
+			   const struct mdkd_sample *cur);
+/* After the PSI guard (@go false: paused): the page counts to act on, in
+ * st->pages and st->au.pageout.  Return: the pages to move out. */
+size_t mdkd_policy_auto_out(struct policy_state *st, bool go);
+/* After the action: mark what moved with its tier, count it. */
+void mdkd_policy_auto_moved(struct policy_state *st);
+/* The mode stops: the arrays. */
+void mdkd_policy_auto_free(struct policy_state *st);
+/* mode_policy_auto_json.c: its part of the status, into @o. */
+void mdkd_policy_auto_json(struct policy_state *st, struct json_object *o);
 
 /* mode_policy_json.c */
 struct json_object *mdkd_policy_status_json(struct mdkd_target *t, void *state);

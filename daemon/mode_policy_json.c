@@ -136,6 +136,8 @@ struct json_object *mdkd_policy_status_json(struct mdkd_target *tgt,
 		json_object_object_add(o, "tier_node",
 				       json_object_new_int(st->tier_node));
 	running_json(st, o);
+	if (tgt->set->backend == MDKD_BACKEND_AUTO)
+		mdkd_policy_auto_json(st, o);
 	if (st->eval) {
 		mdkd_json_add_u64(o, "windows", mdk_eval_windows(st->eval));
 		mdkd_json_add_u64(o, "horizon", mdk_eval_capacity(st->eval));

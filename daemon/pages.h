@@ -50,6 +50,9 @@ struct mdkd_pages {
 	pid_t (*pid_of)(void *arg, uint32_t proc);
 	void *pid_arg;
 	struct mdkd_pages_result res; /* filled by the actuator */
+	/* Actuator tier (backend auto): the page-outs, a list of their own
+	 * (its out, nout and res); NULL: none. */
+	struct mdkd_pages *pageout;
 };
 
 /* The system calls the actuators make (the real ones by default). */
@@ -66,9 +69,10 @@ struct mdkd_page_sys {
  * struct mdkd_target (the unit tests hand a fake to the functions). */
 extern const struct mdkd_page_sys mdkd_page_sys_real;
 
-/* The two page actuators. */
+/* The page actuators: one per back end, and tier for backend auto. */
 extern const struct mdkd_actuator_ops mdkd_act_pageout;
 extern const struct mdkd_actuator_ops mdkd_act_migrate;
+extern const struct mdkd_actuator_ops mdkd_act_tier;
 
 /* Most iovecs per process_madvise() call (the kernel's UIO_MAXIOV). */
 #define MDKD_PAGEOUT_MAX_IOV 1024

@@ -40,6 +40,8 @@ void mdkd_pipeline_init(struct mdkd_pipeline *pl, struct mdkd_cgroups *cgs,
 	mdkd_limits_init(&pl->limits);
 	mdkd_tiers_init(&pl->tiers);
 	cgs->tiers = &pl->tiers;
+	cgs->host = &pl->host;
+	cgs->limits = &pl->limits;
 }
 
 void mdkd_pipeline_refresh_host(struct mdkd_pipeline *pl, uint64_t now,
@@ -302,6 +304,11 @@ static void account(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,
 		mdkd_limits_account(&pl->limits, &cg->lim, MDKD_ACT_PROMOTE,
 				    p->nback * MDKD_PAGE_SIZE,
 				    p->res.back_done * MDKD_PAGE_SIZE);
+	/* Actuator tier: its page-outs, a list of their own. */
+	if (p->pageout && p->pageout->res.out_tried)
+		mdkd_limits_account(&pl->limits, &cg->lim, MDKD_ACT_PAGEOUT,
+				    p->pageout->res.out_tried * MDKD_PAGE_SIZE,
+				    p->pageout->res.out_done * MDKD_PAGE_SIZE);
 }
 
 static void act_done(struct mdkd_target *t, int result)

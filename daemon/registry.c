@@ -17,6 +17,7 @@ const struct mdkd_actuator_ops *const mdkd_actuators[] = {
 	&mdkd_act_high_pulse,
 	&mdkd_act_pageout,
 	&mdkd_act_migrate,
+	&mdkd_act_tier, /* policy mode, backend auto */
 	NULL,
 };
 

@@ -23,5 +23,6 @@ extern const struct mdkd_actuator_ops mdkd_act_reclaim;
 extern const struct mdkd_actuator_ops mdkd_act_high_pulse;
 extern const struct mdkd_actuator_ops mdkd_act_pageout;
 extern const struct mdkd_actuator_ops mdkd_act_migrate;
+extern const struct mdkd_actuator_ops mdkd_act_tier;
 
 #endif /* MDKD_REGISTRY_H */

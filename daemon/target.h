@@ -22,6 +22,9 @@ struct mdkd_mode_ops;
 struct mdkd_page_sys;
 struct mdkd_policy_source;
 struct mdkd_tiers;
+struct mdkd_host;
+struct mdkd_limits;
+struct mdkd_tier_costs;
 
 /* A completion callback of an actuator's queued write. */
 typedef void (*mdkd_act_fn)(struct mdkd_target *t, void *state, int res);
@@ -64,6 +67,11 @@ struct mdkd_target {
 	const struct mdkd_target_ops *ops;
 	/* The tier goals (tiers.h), host-wide; NULL: none. */
 	struct mdkd_tiers *tiers;
+	/* The host's last reading and the limits (swap valve); NULL: none. */
+	const struct mdkd_host *host;
+	const struct mdkd_limits *limits;
+	/* The host's measured costs (tier_file); NULL: none. */
+	const struct mdkd_tier_costs *tier_costs;
 };
 
 static inline int mdkd_target_queue_write(struct mdkd_target *t, int fd,

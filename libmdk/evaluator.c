@@ -119,6 +119,8 @@ void mdk_eval_free(struct mdk_eval *e)
 	free(e->picks);
 	free(e->ret);
 	free(e->idle);
+	free(e->tpick);
+	free(e->rettier);
 	free(e);
 }
 
@@ -175,6 +177,7 @@ static void window_records(struct mdk_eval *e, struct ewin *s, uint32_t w,
 	size_t i;
 
 	e->nret = 0;
+	memset(e->retcount, 0, sizeof(e->retcount));
 	for (i = 0; i < n; i++) {
 		uint32_t idx = e->sidx[i], a = e->sstart[i];
 		struct erec *r = &s->recs[i];
@@ -195,7 +198,12 @@ static void window_records(struct mdk_eval *e, struct ewin *s, uint32_t w,
 		}
 		e->lastpos[idx] = (uint32_t)i;
 		if (e->pflags[idx] & F_RECLAIMED) {
-			e->pflags[idx] &= ~F_RECLAIMED;
+			unsigned int k = (e->pflags[idx] & F_TIER_MASK) >>
+					 F_TIER_SHIFT;
+
+			e->pflags[idx] &= ~(F_RECLAIMED | F_TIER_MASK);
+			e->retcount[k - 1]++;
+			e->rettier[e->nret] = (uint8_t)k;
 			e->ret[e->nret++] = ids[i];
 		}
 	}
@@ -235,7 +243,9 @@ int mdk_eval_window(struct mdk_eval *e, const uint64_t *ids, size_t n,
 	    mdk_grow((void **)&e->sreuse, &e->sreusecap, n,
 		     sizeof(*e->sreuse)) ||
 	    mdk_grow((void **)&s->recs, &s->cap, n, sizeof(*s->recs)) ||
-	    mdk_grow((void **)&e->ret, &e->retcap, n, sizeof(*e->ret))) {
+	    mdk_grow((void **)&e->ret, &e->retcap, n, sizeof(*e->ret)) ||
+	    mdk_grow((void **)&e->rettier, &e->rettiercap, n,
+		     sizeof(*e->rettier))) {
 		ret = mdk_err(err, errlen, -ENOMEM, "out of memory");
 		goto err_failed;
 	}

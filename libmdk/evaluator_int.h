@@ -18,6 +18,9 @@
 
 #define F_USED 0x1 /* the index holds a page */
 #define F_RECLAIMED 0x2 /* the daemon reclaimed it since its last access */
+/* With F_RECLAIMED: the tier it went to, 1..MDK_TIERS_MAX (bits 2-3). */
+#define F_TIER_SHIFT 2
+#define F_TIER_MASK (0x3 << F_TIER_SHIFT)
 
 struct erec {
 	uint32_t idx; /* dense index of the page */
@@ -75,6 +78,12 @@ struct mdk_eval {
 	size_t npicks, pickcap, nret, retcap;
 	uint64_t *idle; /* mdk_eval_pick_idle()'s answer */
 	size_t idlecap;
+	uint64_t *tpick; /* mdk_eval_pick_tier()'s answer */
+	size_t tpickcap;
+	/* The tier each page of ret came back from, and the counts. */
+	uint8_t *rettier;
+	size_t rettiercap;
+	uint64_t retcount[MDK_TIERS_MAX];
 };
 
 static inline uint32_t min_u32(uint64_t a, uint32_t b)

@@ -2,7 +2,7 @@
 /*
  * The live evaluator's page table: page ids to dense indices (open
  * addressing, linear probing, backward-shift deletion), the pages the
- * daemon reclaimed, and the pages forgotten for good.
+ * daemon reclaimed (and to which tier), and the pages forgotten for good.
  */
 #include <errno.h>
 #include <math.h>
@@ -115,22 +115,41 @@ int mdk__eval_page_index(struct mdk_eval *e, uint64_t id, uint32_t *out)
 	return 0;
 }
 
-void mdk_eval_mark(struct mdk_eval *e, const uint64_t *ids, size_t n)
+int mdk_eval_mark_tier(struct mdk_eval *e, const uint64_t *ids, size_t n,
+		       unsigned int tier)
 {
 	size_t i;
 
+	if (tier < 1 || tier > MDK_TIERS_MAX)
+		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		struct hslot *s = hash_find(e, ids[i]);
 
 		if (s)
-			e->pflags[s->idx] |= F_RECLAIMED;
+			e->pflags[s->idx] =
+				(uint8_t)((e->pflags[s->idx] & ~F_TIER_MASK) |
+					  F_RECLAIMED | tier << F_TIER_SHIFT);
 	}
+	return 0;
+}
+
+/* The deepest tier: no tier's pick takes the page again. */
+void mdk_eval_mark(struct mdk_eval *e, const uint64_t *ids, size_t n)
+{
+	mdk_eval_mark_tier(e, ids, n, MDK_TIERS_MAX);
 }
 
 const uint64_t *mdk_eval_returned(const struct mdk_eval *e, size_t *n)
 {
 	*n = e->nret;
 	return e->ret;
+}
+
+const uint8_t *mdk_eval_returned_tiers(const struct mdk_eval *e,
+				       uint64_t *counts)
+{
+	memcpy(counts, e->retcount, sizeof(e->retcount));
+	return e->rettier;
 }
 
 size_t mdk_eval_forget(struct mdk_eval *e, bool (*gone)(uint64_t id, void *arg),

@@ -198,6 +198,15 @@ static const struct {
 	{ "[global]\nlopp_model = forest\n",
 	  "t.conf:2: lopp_model: expected logistic or trees, got 'forest'" },
 	{ "[global]\ninterval = 6 # not a comment\n", "t.conf:2: interval" },
+	/* backend auto's keys */
+	{ "[global]\nbackend = hybrid\n",
+	  "t.conf:2: backend: expected swap, cxl or auto, got 'hybrid'" },
+	{ "[global]\ntiers = nvme:cost=1us\n",
+	  "t.conf:2: tiers: tier 1: expected cxl, zswap or swap, each once, got 'nvme'" },
+	{ "[global]\ntiers = cxl:cost=1us;cxl:cost=2us\n",
+	  "t.conf:2: tiers: tier list, part 2: tier cxl given twice" },
+	{ "[global]\ntiers = cxl:cost=fast\n", "t.conf:2: tiers: " },
+	{ "[global]\ntarget_stall = 200%\n", "t.conf:2: target_stall" },
 	/* The first error is the one reported, whatever its kind. */
 	{ "[global]\nbogus = 1\ninterval = x\n", "t.conf:2: bogus" },
 	{ "[global]\nno equals sign\ninterval = x\n",

@@ -13,9 +13,10 @@
  *    incrementally with libmdk's sliding-horizon protocol (mdk/mpc.h):
  *    each new window is added from the stream, the window that leaves is
  *    subtracted from what the evaluator kept of it, nothing is read twice;
- *  - per page, whether the daemon reclaimed it, so that a policy setting
- *    can pick the pages whose wait expired (mdk_eval_pick()) and the
- *    window reports which reclaimed pages came back ("acted" promotions);
+ *  - per page, whether the daemon reclaimed it (and to which tier, for
+ *    mdkd's backend auto), so that a policy setting can pick the pages
+ *    whose wait expired (mdk_eval_pick()) and the window reports which
+ *    reclaimed pages came back ("acted" promotions), from which tier;
  *  - per window, the promotions measured outside (the sampler's BPF
  *    counters), to put the measured rate beside the predicted one;
  *  - for L-OPP ("lopp" among the policies): the features of every access
@@ -193,9 +194,62 @@ int mdk_eval_pick(struct mdk_eval *e, const struct mdk_eval_sel *sel,
 /*
  * mdk_eval_mark() - @n pages (ids) were reclaimed (or their reclaim was
  * attempted): none is picked again before it is accessed again.  Unknown
- * ids are ignored.
+ * ids are ignored.  The mark is mdk_eval_mark_tier()'s deepest tier,
+ * MDK_TIERS_MAX, so that no tier's pick takes them either.
  */
 void mdk_eval_mark(struct mdk_eval *e, const uint64_t *ids, size_t n);
+
+/*
+ * Tiers of the pages moved out (mdk/tier.h; mdkd's backend auto).  A page
+ * is in DRAM (tier 0) from its access on, until it is marked: moved down
+ * to tier 1..MDK_TIERS_MAX.  An access brings it back to DRAM: the
+ * window's acted promotions, each from the tier it was in.
+ *
+ * mdk_eval_mark_tier() - @n pages (ids) moved to @tier (or their move was
+ * attempted), from DRAM or from a shallower or deeper tier: the page is
+ * in @tier until its next access.  Unknown ids are ignored.
+ * Return: 0, or -EINVAL when @tier is not 1..MDK_TIERS_MAX.
+ */
+int mdk_eval_mark_tier(struct mdk_eval *e, const uint64_t *ids, size_t n,
+		       unsigned int tier);
+
+/*
+ * mdk_eval_pick_tier() - the pages due in @tier at the end of the last
+ * window fed: idle at least @wait windows (since their last access, not
+ * clamped) and in a tier above @tier (DRAM or tiers 1..@tier - 1).
+ * *@ids points to a sorted array the evaluator owns, valid until the next
+ * call of this function.
+ * Return: 0, -EINVAL (@tier not 1..MDK_TIERS_MAX) or -ENOMEM.
+ */
+int mdk_eval_pick_tier(struct mdk_eval *e, unsigned int tier, uint32_t wait,
+		       const uint64_t **ids, size_t *n);
+
+/*
+ * mdk_eval_returned_tiers() - of the last window's acted promotions
+ * (mdk_eval_returned()), how many came from each tier: @counts[k - 1]
+ * for tier k, MDK_TIERS_MAX entries overwritten.
+ * Return: the tier of each page of mdk_eval_returned()'s array, in its
+ * order, owned by the evaluator until its next window.
+ */
+const uint8_t *mdk_eval_returned_tiers(const struct mdk_eval *e,
+				       uint64_t *counts);
+
+/*
+ * mdk_eval_tier_pages() - the pages marked in each tier now (moved there,
+ * not accessed since): @counts[k - 1] for tier k, MDK_TIERS_MAX entries
+ * overwritten.
+ */
+void mdk_eval_tier_pages(const struct mdk_eval *e, uint64_t *counts);
+
+/*
+ * mdk_eval_age_hist() - every page tracked, wherever it is (DRAM or a
+ * tier), by idle age as mdk_eval_idle_hist() counts them: the windows
+ * since its last access, ages of @nbins - 1 or more in the last bin.
+ * What a tiered AGE setting would hold in each tier now.  Return: the
+ * pages counted.
+ */
+uint64_t mdk_eval_age_hist(const struct mdk_eval *e, uint64_t *hist,
+			   size_t nbins);
 
 /*
  * mdk_eval_idle_hist() - the pages not marked reclaimed, by idle age: the

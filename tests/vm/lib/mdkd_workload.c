@@ -6,13 +6,16 @@
  * until SIGTERM or --seconds; the cold set is never touched again.  An
  * optional warm set changes pattern: idle after its fill until
  * --warm-after seconds (or SIGUSR1, whichever comes first), then read once
- * every --warm-every seconds.  Once a
+ * every --warm-every seconds.  An optional growing set is mapped at the
+ * start and filled one MiB every --grow-every seconds, never read again:
+ * cold memory of every age.  Once a
  * second it rewrites --report FILE with "ready passes seconds".  At the end
  * it checks every word of both sets: exit 0 when all are intact, 1 when
  * one is not, 2 on a setup error.
  *
  *   mdkd_workload --cold MIB --hot MIB [--seconds N] [--report FILE]
  *                 [--warm MIB --warm-after S --warm-every S]
+ *                 [--grow MIB --grow-every S]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -42,9 +45,18 @@ static uint64_t pattern(size_t i, uint64_t salt)
 	return (i + 1) * 0x9e3779b97f4a7c15ULL ^ salt;
 }
 
-static uint64_t *map(size_t bytes, uint64_t salt)
+/* Words [@from, @to) of @p get their pattern. */
+static void fill(uint64_t *p, size_t from, size_t to, uint64_t salt)
 {
-	size_t i, n = bytes / sizeof(uint64_t);
+	size_t i;
+
+	for (i = from; i < to; i++)
+		p[i] = pattern(i, salt);
+}
+
+/* @bytes mapped, the first @filled of them filled. */
+static uint64_t *map_part(size_t bytes, size_t filled, uint64_t salt)
+{
 	uint64_t *p;
 
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -52,9 +64,13 @@ static uint64_t *map(size_t bytes, uint64_t salt)
 	if (p == MAP_FAILED)
 		return NULL;
 	madvise(p, bytes, MADV_NOHUGEPAGE);
-	for (i = 0; i < n; i++)
-		p[i] = pattern(i, salt);
+	fill(p, 0, filled / sizeof(uint64_t), salt);
 	return p;
+}
+
+static uint64_t *map(size_t bytes, uint64_t salt)
+{
+	return map_part(bytes, bytes, salt);
 }
 
 static int check(const uint64_t *p, size_t bytes, uint64_t salt)
@@ -101,12 +117,15 @@ int main(int argc, char **argv)
 		{ "warm", required_argument, NULL, 'w' },
 		{ "warm-after", required_argument, NULL, 'a' },
 		{ "warm-every", required_argument, NULL, 'e' },
+		{ "grow", required_argument, NULL, 'g' },
+		{ "grow-every", required_argument, NULL, 'G' },
 		{ 0 },
 	};
 	size_t cold = 64 << 20, hot = 16 << 20, warm = 0, i, page = 4096;
 	double secs = 300, start, last = 0, warm_after = 0, warm_every = 1;
-	double warm_next;
-	uint64_t *wm = NULL;
+	double warm_next, grow_every = 1, grow_next;
+	size_t grow = 0, grown = 0;
+	uint64_t *wm = NULL, *gm = NULL;
 	const char *file = NULL;
 	unsigned long passes = 0;
 	uint64_t *c, *h;
@@ -136,10 +155,17 @@ int main(int argc, char **argv)
 		case 'e':
 			warm_every = atof(optarg);
 			break;
+		case 'g':
+			grow = strtoull(optarg, NULL, 10) << 20;
+			break;
+		case 'G':
+			grow_every = atof(optarg);
+			break;
 		default:
 			fprintf(stderr,
 				"usage: %s --cold MIB --hot MIB [--seconds N] [--report FILE]\n"
-				"       [--warm MIB --warm-after S --warm-every S]\n",
+				"       [--warm MIB --warm-after S --warm-every S]\n"
+				"       [--grow MIB --grow-every S]\n",
 				argv[0]);
 			return 2;
 		}
@@ -151,12 +177,15 @@ int main(int argc, char **argv)
 	h = map(hot, 2);
 	if (warm)
 		wm = map(warm, 3);
-	if (!c || !h || (warm && !wm)) {
+	if (grow)
+		gm = map_part(grow, 0, 4);
+	if (!c || !h || (warm && !wm) || (grow && !gm)) {
 		perror("mmap");
 		return 2;
 	}
 	start = now_s();
 	warm_next = warm_after;
+	grow_next = grow_every;
 	report(file, 0, 0);
 	while (!stop && now_s() - start < secs) {
 		/* One read of each hot page: its Accessed bit stays set. */
@@ -174,6 +203,12 @@ int main(int argc, char **argv)
 				sink += wm[i];
 			warm_next += warm_every;
 		}
+		if (gm && grown < grow && now_s() - start >= grow_next) {
+			fill(gm, grown / sizeof(uint64_t),
+			     (grown + (1 << 20)) / sizeof(uint64_t), 4);
+			grown += 1 << 20;
+			grow_next += grow_every;
+		}
 		passes++;
 		if (now_s() - last >= 1) {
 			last = now_s();
@@ -182,7 +217,7 @@ int main(int argc, char **argv)
 		usleep(20000);
 	}
 	if (check(c, cold, 1) || check(h, hot, 2) ||
-	    (wm && check(wm, warm, 3))) {
+	    (wm && check(wm, warm, 3)) || (gm && check(gm, grown, 4))) {
 		fprintf(stderr, "mdkd_workload: memory corrupted\n");
 		return 1;
 	}
