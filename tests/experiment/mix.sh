@@ -25,7 +25,7 @@
 # shellcheck disable=SC2034
 
 RANDOM_MIB=${EXP_RANDOM_MIB:-32}
-STALL=${EXP_STALL:-2%}
+STALL=${EXP_STALL:-0.2%}
 MIX_TIERS=/tmp/mdk-exp-tiers
 MIX_BUF_PID=
 
