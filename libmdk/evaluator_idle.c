@@ -24,10 +24,11 @@ static bool idle_age(const struct mdk_eval *e, uint32_t idx, uint32_t hi,
 	return true;
 }
 
-uint64_t mdk_eval_idle_hist(const struct mdk_eval *e, uint64_t *hist,
-			    size_t nbins)
+/* By idle age: the pages not reclaimed (F_USED alone), or all with @all. */
+static uint64_t age_hist(const struct mdk_eval *e, uint64_t *hist, size_t nbins,
+			 bool all)
 {
-	uint32_t lo, hi, idx, age;
+	uint32_t lo, hi, idx, a, r;
 	uint64_t n = 0;
 
 	if (!nbins)
@@ -36,12 +37,20 @@ uint64_t mdk_eval_idle_hist(const struct mdk_eval *e, uint64_t *hist,
 	if (!mdk__eval_horizon(e, &lo, &hi))
 		return 0;
 	for (idx = 0; idx < e->nidx; idx++) {
-		if (!idle_age(e, idx, hi, (uint32_t)(nbins - 1), &age))
+		if (!(e->pflags[idx] & F_USED) ||
+		    (!all && e->pflags[idx] != F_USED) ||
+		    mdk_stream_open(e->stream, idx, &a, &r))
 			continue;
-		hist[age]++;
+		hist[hi - a < nbins - 1 ? hi - a : nbins - 1]++;
 		n++;
 	}
 	return n;
+}
+
+uint64_t mdk_eval_idle_hist(const struct mdk_eval *e, uint64_t *hist,
+			    size_t nbins)
+{
+	return age_hist(e, hist, nbins, false);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -144,20 +153,5 @@ void mdk_eval_tier_pages(const struct mdk_eval *e, uint64_t *counts)
 uint64_t mdk_eval_age_hist(const struct mdk_eval *e, uint64_t *hist,
 			   size_t nbins)
 {
-	uint32_t lo, hi, idx, a, r;
-	uint64_t n = 0;
-
-	if (!nbins)
-		return 0;
-	memset(hist, 0, nbins * sizeof(*hist));
-	if (!mdk__eval_horizon(e, &lo, &hi))
-		return 0;
-	for (idx = 0; idx < e->nidx; idx++) {
-		if (!(e->pflags[idx] & F_USED) ||
-		    mdk_stream_open(e->stream, idx, &a, &r))
-			continue;
-		hist[hi - a < nbins - 1 ? hi - a : nbins - 1]++;
-		n++;
-	}
-	return n;
+	return age_hist(e, hist, nbins, true);
 }
