@@ -110,8 +110,8 @@ static int high_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 	target = cur > bytes ? (cur - bytes) & ~(MDKD_PAGE_SIZE - 1) : 0;
 	st->target_len = (size_t)snprintf(st->target, sizeof(st->target),
 					  "%llu\n", (unsigned long long)target);
-	ret = mdkd_journal_write(t->state_dir, st->journal, t->path, st->orig,
-				 st->target);
+	ret = mdkd_journal_write(t->state_dir, "high-pulse", st->journal,
+				 t->path, st->orig, st->target);
 	if (ret) {
 		/* Without the journal a crash could leave the limit: skip. */
 		log_err("%s: cannot write the journal %s: %s; not pulsing",

@@ -8,7 +8,9 @@
  *  - the pages due on the node move there (move_pages(2));
  *  - the pages due in compressed memory or swap are paged out
  *    (process_madvise(MADV_PAGEOUT)), from DRAM or from the node alike:
- *    the kernel reclaims a page wherever it is.
+ *    the kernel reclaims a page wherever it is.  A list of them, one per
+ *    tier: zswap's (or swap's with zswap off), then swap's past zswap
+ *    with memory.zswap.max at 0 for its moment (zswap_off.h).
  *
  * The budget the limits leave covers them in that order.  What moved out
  * (to the node and paged out) counts as the action's bytes.
@@ -20,6 +22,7 @@
 #include "log.h"
 #include "pages.h"
 #include "target.h"
+#include "zswap_off.h"
 
 static int tier_attach(struct mdkd_target *t, void *state, char *err,
 		       size_t errlen)
@@ -40,12 +43,38 @@ static void log_refused(const struct mdkd_target *t, const char *what,
 			(unsigned long long)r->gone, strerror(-r->first_error));
 }
 
+/* Page out @q's pages, at most @budget, past zswap if it says so. */
+static int tier_pageout(struct mdkd_target *t, struct mdkd_pages *q,
+			size_t budget)
+{
+	struct mdkd_zswap_off z = { .fd = -1 };
+	int ret;
+
+	memset(&q->res, 0, sizeof(q->res));
+	if (!q->nout || !budget)
+		return 0;
+	if (q->zswap_off) {
+		ret = mdkd_zswap_off(t, &z);
+		if (ret) {
+			log_debug("%s: tier: memory.zswap.max: %s", t->path,
+				  strerror(-ret));
+			q->res.first_error = ret;
+			return 0; /* not paged out: into zswap they would go */
+		}
+	}
+	ret = mdkd_pageout(t->page_sys, q, budget);
+	mdkd_zswap_on(t, &z);
+	log_refused(t, q->zswap_off ? "pageout past zswap" : "pageout",
+		    &q->res);
+	return ret;
+}
+
 static int tier_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 		      struct mdkd_pages *p)
 {
 	size_t budget = bytes / MDKD_PAGE_SIZE, n = 0;
-	struct mdkd_pages *q = p ? p->pageout : NULL;
-	const struct mdkd_pages_result *r;
+	uint64_t out = 0, done = 0;
+	struct mdkd_pages *q;
 	int ret = 0, err = 0;
 
 	if (!p) {
@@ -62,23 +91,24 @@ static int tier_apply(struct mdkd_target *t, void *state, uint64_t bytes,
 		budget -= n;
 		log_refused(t, "move_pages", &p->res);
 	}
-	if (q) {
-		memset(&q->res, 0, sizeof(q->res));
-		if (!ret && q->nout && budget)
-			ret = mdkd_pageout(t->page_sys, q, budget);
-		log_refused(t, "pageout", &q->res);
+	out = p->res.out_done;
+	done = p->res.out_done + p->res.back_done;
+	err = p->res.first_error;
+	for (q = p->pageout; q; q = q->pageout) {
+		if (ret)
+			memset(&q->res, 0, sizeof(q->res));
+		else
+			ret = tier_pageout(t, q, budget);
+		budget -= q->res.out_tried < budget ? q->res.out_tried : budget;
+		out += q->res.out_done;
+		done += q->res.out_done;
+		if (!err)
+			err = q->res.first_error;
 	}
-	r = &p->res;
-	t->act_bytes =
-		(r->out_done + (q ? q->res.out_done : 0)) * MDKD_PAGE_SIZE;
+	t->act_bytes = out * MDKD_PAGE_SIZE;
 	/* Nothing moved and an error seen: that error. */
-	if (!r->out_done && !r->back_done && (!q || !q->res.out_done)) {
-		err = r->first_error ? r->first_error :
-		      q		     ? q->res.first_error :
-				       0;
-		if (err && err != -ESRCH && !ret)
-			ret = err;
-	}
+	if (!done && err && err != -ESRCH && !ret)
+		ret = err;
 	mdkd_target_act_done(t, ret);
 	return 1;
 }

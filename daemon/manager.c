@@ -262,7 +262,7 @@ struct mdkd *mdkd_new(struct mdkd_config *cfg, const char *config_path,
 	ret = mdkd_restore_journal(cfg->global.state_dir,
 				   cfg->global.cgroup_root);
 	if (ret < 0)
-		log_warn("%s/high-pulse: %s", cfg->global.state_dir,
+		log_warn("%s: the journal: %s", cfg->global.state_dir,
 			 strerror(-ret));
 	if (mdkd_loop_init(&d->loop, MDKD_RING_ENTRIES, err, errlen))
 		goto err_free;

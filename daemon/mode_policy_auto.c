@@ -5,8 +5,8 @@
  *
  *  1. the cgroup's tiers: its tier list (the tiers key, or the host's),
  *     restricted to the back ends that exist now -- the CMM-MP node,
- *     zswap enabled with a swap device, a swap device with zswap off
- *     (page-outs go to zswap while it is on, so one of the two at most);
+ *     zswap enabled with a swap device, a swap device (while zswap is on,
+ *     reached past it with memory.zswap.max at 0: zswap_off.h);
  *  2. what came back: the window's acted promotions per tier, and their
  *     stall (each at its tier's cost) over the window's length;
  *  3. the setting: after warmup windows, the tiered AGE setting that
@@ -36,6 +36,7 @@
 #include "mode_policy_int.h"
 #include "target.h"
 #include "tier_costs.h"
+#include "zswap_off.h"
 
 /*
  * The list @st's cgroup runs with, into *@t: the tiers key's as given,
@@ -99,8 +100,11 @@ static bool tier_exists(struct policy_state *st, const char *name,
 		snprintf(why, len, "zswap: not enabled");
 		return false;
 	}
-	if (!strcmp(name, "swap") && zswap) {
-		snprintf(why, len, "swap: zswap is on, page-outs go there");
+	if (!strcmp(name, "swap") && zswap &&
+	    !mdkd_zswap_off_able(st->t->dirfd)) {
+		snprintf(
+			why, len,
+			"swap: zswap is on and the cgroup has no memory.zswap.max to page out past it (Linux 6.3 and later)");
 		return false;
 	}
 	return true;
@@ -109,9 +113,10 @@ static bool tier_exists(struct policy_state *st, const char *name,
 /* Step 1: st->au.tiers, and a message once when what is left out changes. */
 static int auto_tiers(struct policy_state *st, const struct mdkd_sample *cur)
 {
+	const struct mdkd_host *h = st->t->host;
 	struct policy_auto *au = &st->au;
 	struct mdk_tiers all;
-	char msg[sizeof(au->tiers_msg)] = "", why[96], first[192] = "";
+	char msg[sizeof(au->tiers_msg)] = "", why[128], first[192] = "";
 	unsigned int i;
 	int ret;
 
@@ -130,7 +135,7 @@ static int auto_tiers(struct policy_state *st, const struct mdkd_sample *cur)
 	else if (*first) /* a tier of the host's left out */
 		snprintf(msg, sizeof(msg), "left out: %s", first);
 	au->tiers.n = 0;
-	au->cxl = au->out = 0;
+	au->cxl = au->out = au->disk = 0;
 	for (i = 0; !ret && i < all.n; i++) {
 		if (!tier_exists(st, all.t[i].name, cur, why, sizeof(why))) {
 			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
@@ -140,6 +145,9 @@ static int auto_tiers(struct policy_state *st, const struct mdkd_sample *cur)
 		au->tiers.t[au->tiers.n++] = all.t[i];
 		if (!strcmp(all.t[i].name, "cxl"))
 			au->cxl = au->tiers.n;
+		else if (!strcmp(all.t[i].name, "swap") && h &&
+			 h->zswap_enabled)
+			au->disk = au->tiers.n;
 		else
 			au->out = au->tiers.n;
 	}
@@ -311,7 +319,7 @@ static void auto_rooms(struct policy_state *st)
 		if (k == au->cxl && tg && tg->tier_node == st->tier_node &&
 		    tg->tier_room < rt->room)
 			rt->room = tg->tier_room;
-		if (k == au->out && l) {
+		if ((k == au->out || k == au->disk) && l) {
 			enum mdkd_reason why = mdkd_limits_valve_reason(l);
 
 			if (why != MDKD_R_RECLAIM) {
@@ -377,6 +385,11 @@ static int auto_route(struct policy_state *st)
 		au->pageout.nout = au->ro.n[au->out - 1];
 		st->npicked += au->pageout.nout;
 	}
+	if (au->disk) {
+		au->diskout.out = au->ro.ids[au->disk - 1];
+		au->diskout.nout = au->ro.n[au->disk - 1];
+		st->npicked += au->diskout.nout;
+	}
 	return 0;
 }
 
@@ -387,10 +400,13 @@ void mdkd_policy_auto_pick(struct policy_state *st,
 	char msg[sizeof(au->tiers_msg)];
 	int ret;
 
-	au->pageout.nout = 0;
-	au->pageout.pid_of = st->pages.pid_of;
-	au->pageout.pid_arg = st->pages.pid_arg;
+	au->pageout.nout = au->diskout.nout = 0;
+	au->pageout.pid_of = au->diskout.pid_of = st->pages.pid_of;
+	au->pageout.pid_arg = au->diskout.pid_arg = st->pages.pid_arg;
 	au->pageout.tier_node = au->pageout.home_node = -1;
+	au->diskout.tier_node = au->diskout.home_node = -1;
+	au->diskout.zswap_off = true;
+	au->pageout.pageout = &au->diskout;
 	st->pages.pageout = &au->pageout;
 	ret = auto_tiers(st, cur);
 	if (ret) {
@@ -427,44 +443,48 @@ size_t mdkd_policy_auto_out(struct policy_state *st, bool go)
 
 	st->pages.nout = go && au->cxl ? au->ro.n[au->cxl - 1] : 0;
 	au->pageout.nout = go && au->out ? au->ro.n[au->out - 1] : 0;
-	return st->pages.nout + au->pageout.nout;
+	au->diskout.nout = go && au->disk ? au->ro.n[au->disk - 1] : 0;
+	return st->pages.nout + au->pageout.nout + au->diskout.nout;
+}
+
+/* Count @r, the result of moving tier @k's pages @ids, into its tier. */
+static void auto_count(struct policy_state *st, unsigned int k,
+		       const uint64_t *ids, const struct mdkd_pages_result *r)
+{
+	struct policy_auto *au = &st->au;
+
+	if (!k || !st->eval || !r->out_tried)
+		return;
+	mdk_eval_mark_tier(st->eval, ids, (size_t)r->out_tried, k);
+	au->win[k - 1].tried = r->out_tried;
+	au->win[k - 1].moved = r->out_done;
+	au->tot[k - 1].tried += r->out_tried;
+	au->tot[k - 1].moved += r->out_done;
 }
 
 void mdkd_policy_auto_moved(struct policy_state *st)
 {
 	struct policy_auto *au = &st->au;
-	const struct mdkd_pages_result *r = &st->pages.res,
-				       *q = &au->pageout.res;
+	const struct mdkd_pages_result *r = &st->pages.res;
+	struct mdkd_pages *q[] = { &au->pageout, &au->diskout };
 	struct mdkd_tiers *tg = st->t->tiers;
-	unsigned int k;
+	unsigned int i;
 
-	if (au->cxl && st->eval && r->out_tried) {
-		k = au->cxl - 1;
-		mdk_eval_mark_tier(st->eval, st->pages.out,
-				   (size_t)r->out_tried, au->cxl);
-		au->win[k].tried = r->out_tried;
-		au->win[k].moved = r->out_done;
-		au->tot[k].tried += r->out_tried;
-		au->tot[k].moved += r->out_done;
+	auto_count(st, au->cxl, st->pages.out, r);
+	auto_count(st, au->out, au->pageout.out, &au->pageout.res);
+	auto_count(st, au->disk, au->diskout.out, &au->diskout.res);
+	st->advised_bytes = 0;
+	for (i = 0; i < 2; i++) {
+		st->tot.out += q[i]->res.out_done;
+		st->tot.failed += q[i]->res.failed;
+		st->tot.gone += q[i]->res.gone;
+		st->tot.denied += q[i]->res.denied;
+		st->advised_bytes += q[i]->res.out_done * MDKD_PAGE_SIZE;
+		memset(&q[i]->res, 0, sizeof(q[i]->res));
+		q[i]->nout = 0;
 	}
-	if (au->out && st->eval && q->out_tried) {
-		k = au->out - 1;
-		mdk_eval_mark_tier(st->eval, au->pageout.out,
-				   (size_t)q->out_tried, au->out);
-		au->win[k].tried = q->out_tried;
-		au->win[k].moved = q->out_done;
-		au->tot[k].tried += q->out_tried;
-		au->tot[k].moved += q->out_done;
-	}
-	st->tot.out += q->out_done;
-	st->tot.failed += q->failed;
-	st->tot.gone += q->gone;
-	st->tot.denied += q->denied;
-	st->advised_bytes = q->out_done * MDKD_PAGE_SIZE;
 	if (tg && au->cxl && tg->tier_node == st->tier_node)
 		mdkd_tiers_moved(tg, r->out_done, 0, r->back_done);
-	memset(&au->pageout.res, 0, sizeof(au->pageout.res));
-	au->pageout.nout = 0;
 }
 
 void mdkd_policy_auto_free(struct policy_state *st)

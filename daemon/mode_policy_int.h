@@ -59,7 +59,9 @@ struct policy_auto_tier {
 struct policy_auto {
 	/* The cgroup's tiers now: its list restricted to what exists. */
 	struct mdk_tiers tiers;
-	unsigned int cxl, out; /* tier of the node, of page-outs; 0: none */
+	/* Tier of the node, of page-outs, of page-outs past zswap (swap
+	 * while zswap is on); 0: none. */
+	unsigned int cxl, out, disk;
 	char tiers_msg[256]; /* what was left out and why, as last logged */
 	char setting[96]; /* the running tiered AGE setting, "" none */
 	struct mdk_tier_point pt; /* its point over the horizon */
@@ -71,6 +73,7 @@ struct policy_auto {
 	uint64_t *back; /* the node's pages accessed again */
 	size_t backcap;
 	struct mdkd_pages pageout; /* the page-outs, for actuator tier */
+	struct mdkd_pages diskout; /* then those past zswap */
 	uint64_t in_tier[MDK_TIERS_MAX]; /* pages marked in each, now */
 	/* the last window */
 	struct policy_auto_tier win[MDK_TIERS_MAX];
@@ -185,7 +188,8 @@ void mdkd_policy_tiers_leave(struct policy_state *st);
 void mdkd_policy_auto_pick(struct policy_state *st,
 			   const struct mdkd_sample *cur);
 /* After the PSI guard (@go false: paused): the page counts to act on, in
- * st->pages and st->au.pageout.  Return: the pages to move out. */
+ * st->pages, st->au.pageout and st->au.diskout.  Return: the pages to
+ * move out. */
 size_t mdkd_policy_auto_out(struct policy_state *st, bool go);
 /* After the action: mark what moved with its tier, count it. */
 void mdkd_policy_auto_moved(struct policy_state *st);

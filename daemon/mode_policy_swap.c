@@ -36,24 +36,6 @@ static int64_t swapcached(struct policy_state *st)
 	return (int64_t)ms.swapcached;
 }
 
-/* Whether zswap is on (SYS/module/zswap/parameters/enabled is Y). */
-static bool zswap_enabled(const char *sys_root)
-{
-	char file[MDKD_PATH_MAX + 64], c = 'N';
-	int fd;
-
-	snprintf(file, sizeof(file), "%s/module/zswap/parameters/enabled",
-		 sys_root);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		if (read(fd, &c, 1) != 1)
-			c = 'N';
-		close(fd);
-	}
-	return c == 'Y' || c == 'y' || c == '1';
-}
-
 /* memory.reclaim of @bytes from @fd, anon pages where the kernel can. */
 static int reclaim_write(struct policy_state *st, int fd, uint64_t bytes)
 {
@@ -84,16 +66,17 @@ static int reclaim_write(struct policy_state *st, int fd, uint64_t bytes)
  * stays in the swap cache, charged to the cgroup, until the kernel
  * reclaims again; the end of its writeback normally moves it to the tail
  * of the inactive list.  One memory.reclaim of those written back takes
- * them first (mdkd_swap_cache_drop(); nothing with zswap, which frees
- * each page at once).  With swappiness=200 (Linux 6.9 on) the kernel
- * scans anon pages (file pages only when no anon is left to scan): file
- * pages, which the policy did not pick and which come back at once, are
- * left alone.  One write, not several: a page the kernel's scan spared
- * as referenced has lost its Accessed bit to that scan, and the next
- * scan, soon after, takes it.  It runs here, while the Accessed bits are
- * this window's: after the sampler's reset the kernel would see every
- * page idle and take pages in use, and its scan would clear the bits the
- * next walk needs.
+ * them first (mdkd_swap_cache_drop()).  zswap frees the pages it stores
+ * at once, but those it rejects (compressing poorly, or over a limit) go
+ * to the device and stay cached like the others.  With swappiness=200
+ * (Linux 6.9 on) the kernel scans anon pages (file pages only when no
+ * anon is left to scan): file pages, which the policy did not pick and
+ * which come back at once, are left alone.  One write, not several: a
+ * page the kernel's scan spared as referenced has lost its Accessed bit
+ * to that scan, and the next scan, soon after, takes it.  It runs here,
+ * while the Accessed bits are this window's: after the sampler's reset
+ * the kernel would see every page idle and take pages in use, and its
+ * scan would clear the bits the next walk needs.
  */
 void mdkd_policy_drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
 {
@@ -106,12 +89,6 @@ void mdkd_policy_drop_swap_cache(void *arg, const struct mdk_sampler_window *w)
 
 	bytes = st->advised_bytes;
 	st->advised_bytes = 0;
-	if (zswap_enabled(st->t->sys_root)) {
-		st->pending_bytes = 0;
-		if (st->eval)
-			mdk_eval_count_unacted(st->eval, false);
-		return;
-	}
 	/*
 	 * What the kernel's reclaim takes besides the swap cache comes back
 	 * as promotions of pages no setting picked: the curves count them

@@ -51,8 +51,10 @@ struct mdkd_pages {
 	void *pid_arg;
 	struct mdkd_pages_result res; /* filled by the actuator */
 	/* Actuator tier (backend auto): the page-outs, a list of their own
-	 * (its out, nout and res); NULL: none. */
+	 * (its out, nout and res), itself followed by the next; NULL: none. */
 	struct mdkd_pages *pageout;
+	/* A page-out list for the swap device past zswap (zswap_off.h). */
+	bool zswap_off;
 };
 
 /* The system calls the actuators make (the real ones by default). */

@@ -288,7 +288,7 @@ static int queue_write(struct mdkd_target *t, int fd, const void *buf,
 static void account(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,
 		    int result)
 {
-	const struct mdkd_pages *p = cg->dec.pages;
+	const struct mdkd_pages *p = cg->dec.pages, *q;
 	enum mdkd_action action = cg->act ? cg->act->action : MDKD_ACT_RECLAIM;
 
 	if (!p) {
@@ -304,11 +304,13 @@ static void account(struct mdkd_pipeline *pl, struct mdkd_cgroup *cg,
 		mdkd_limits_account(&pl->limits, &cg->lim, MDKD_ACT_PROMOTE,
 				    p->nback * MDKD_PAGE_SIZE,
 				    p->res.back_done * MDKD_PAGE_SIZE);
-	/* Actuator tier: its page-outs, a list of their own. */
-	if (p->pageout && p->pageout->res.out_tried)
-		mdkd_limits_account(&pl->limits, &cg->lim, MDKD_ACT_PAGEOUT,
-				    p->pageout->res.out_tried * MDKD_PAGE_SIZE,
-				    p->pageout->res.out_done * MDKD_PAGE_SIZE);
+	/* Actuator tier: its page-outs, lists of their own. */
+	for (q = p->pageout; q; q = q->pageout)
+		if (q->res.out_tried)
+			mdkd_limits_account(&pl->limits, &cg->lim,
+					    MDKD_ACT_PAGEOUT,
+					    q->res.out_tried * MDKD_PAGE_SIZE,
+					    q->res.out_done * MDKD_PAGE_SIZE);
 }
 
 static void act_done(struct mdkd_target *t, int result)

@@ -531,7 +531,7 @@ END_TEST
 START_TEST(test_journal_restore)
 {
 	struct fakecg f;
-	char dir[PATH_MAX + 32], entry[PATH_MAX + 64];
+	char dir[PATH_MAX + 32], zdir[PATH_MAX + 32], entry[PATH_MAX + 64];
 
 	fake_setup(&f, NULL);
 	fake_cgroup(&f, "x", MiB, 0);
@@ -549,10 +549,19 @@ START_TEST(test_journal_restore)
 	fake_write(entry, "gone\nmax\n4096\n");
 	snprintf(entry, sizeof(entry), "%s/4", dir);
 	fake_write(entry, "truncated\n");
-	ck_assert_int_eq(mdkd_restore_journal(f.state, f.root), 1);
+	/* And x's memory.zswap.max, left at 0 by page-outs past zswap. */
+	fake_file(&f, "x", "memory.zswap.max", "0\n");
+	snprintf(zdir, sizeof(zdir), "%s/zswap-off", f.state);
+	fake_mkdirs(zdir);
+	snprintf(entry, sizeof(entry), "%s/1", zdir);
+	fake_write(entry, "x\n1048576\n0\n");
+	ck_assert_int_eq(mdkd_restore_journal(f.state, f.root), 2);
 	ck_assert_str_eq(fake_read(cg_file(&f, "x", "memory.high")), "max\n");
 	ck_assert_str_eq(fake_read(cg_file(&f, "y", "memory.high")), "8192\n");
+	ck_assert_str_eq(fake_read(cg_file(&f, "x", "memory.zswap.max")),
+			 "1048576\n");
 	ck_assert_int_eq(rmdir(dir), 0); /* every entry consumed */
+	ck_assert_int_eq(rmdir(zdir), 0);
 	ck_assert_int_eq(mdkd_restore_journal(f.state, f.root), 0);
 	fake_teardown(&f);
 }
