@@ -244,15 +244,85 @@ static int policy_start(struct mdkd_target *t, void *state, char *err,
 	return 0;
 }
 
+/* Window @w to the trace file; a failed write closes it, not reopened. */
+static void trace_put(struct policy_state *st,
+		      const struct mdk_sampler_window *w)
+{
+	char msg[512];
+
+	if (st->trace &&
+	    mdk_trace_writer_put(st->trace, (uint32_t)w->index, w->pages,
+				 w->nr_pages, 0, msg, sizeof(msg))) {
+		log_warn("%s: trace_file %s: %s; closed", st->t->path,
+			 st->trace_path, msg);
+		mdk_trace_writer_abort(st->trace);
+		st->trace = NULL;
+		st->trace_failed = true;
+	}
+}
+
+/* The promotions the sampler measured in @w, as the back end counts them. */
+static uint64_t measured_pages(const struct policy_state *st,
+			       const struct mdk_sampler_window *w)
+{
+	if (st->t->set->backend == MDKD_BACKEND_AUTO)
+		return w->tier_pages + w->swapin_pages + w->file_refault_pages +
+		       w->promote_pages;
+	if (st->tier_node >= 0)
+		return w->tier_pages +
+		       (w->have_counters ? w->promote_pages : 0);
+	return w->swapin_pages + w->file_refault_pages + w->promote_pages;
+}
+
+/* A failed generator cannot be trusted: start the evaluation again. */
+static void eval_restart(struct policy_state *st, const char *why)
+{
+	char msg[512];
+
+	st->tot.errors++;
+	mdkd_policy_error(st, "evaluator: %s; evaluation restarted", why);
+	mdk_eval_free(st->eval);
+	st->eval = eval_new(st->t->set, msg, sizeof(msg));
+	st->sel.policy = -1;
+	st->running[0] = '\0';
+	st->guard_theta = 0;
+}
+
+/* The setting to run and, if it reclaims, the pages to move now. */
+static void policy_pick(struct policy_state *st)
+{
+	const uint64_t *ids;
+	size_t n;
+	int ret;
+
+	mdkd_policy_choose(st);
+	if (st->why == MDKD_R_RECLAIM) {
+		ret = mdk_eval_pick(st->eval, &st->sel, &ids, &n);
+		if (ret) {
+			mdkd_policy_error(st, "picking pages: %s",
+					  strerror(-ret));
+			st->why = MDKD_R_NOTHING;
+		} else {
+			st->pages.out = ids;
+			st->npicked = n;
+			st->tot.picked += n;
+		}
+	}
+	if (st->tier_node >= 0 && st->t->set->cxl_promote) {
+		st->pages.back = mdk_eval_returned(st->eval, &n);
+		st->pages.nback = n;
+	}
+	mdkd_policy_tiers_pick(st);
+	if (st->last_error[0] && st->why == MDKD_R_RECLAIM)
+		st->last_error[0] = '\0';
+}
+
 static void policy_observe(struct mdkd_target *t, void *state,
 			   const struct mdkd_sample *cur)
 {
 	struct policy_state *st = state;
-	const struct mdkd_settings *set = t->set;
 	struct mdk_sampler_window w;
 	uint64_t measured;
-	const uint64_t *ids;
-	size_t n;
 	char msg[512];
 	int ret;
 
@@ -284,37 +354,13 @@ static void policy_observe(struct mdkd_target *t, void *state,
 	}
 	st->tot.sampler_cpu_ns += w.cpu_ns;
 	trace_open(st);
-	if (st->trace &&
-	    mdk_trace_writer_put(st->trace, (uint32_t)w.index, w.pages,
-				 w.nr_pages, 0, msg, sizeof(msg))) {
-		log_warn("%s: trace_file %s: %s; closed", t->path,
-			 st->trace_path, msg);
-		mdk_trace_writer_abort(st->trace);
-		st->trace = NULL;
-		st->trace_failed = true;
-	}
-	if (set->backend == MDKD_BACKEND_AUTO)
-		measured = w.tier_pages + w.swapin_pages +
-			   w.file_refault_pages + w.promote_pages;
-	else if (st->tier_node >= 0)
-		measured =
-			w.tier_pages + (w.have_counters ? w.promote_pages : 0);
-	else
-		measured =
-			w.swapin_pages + w.file_refault_pages + w.promote_pages;
+	trace_put(st, &w);
+	measured = measured_pages(st, &w);
 	ret = mdk_eval_window(st->eval, w.pages, w.nr_pages, measured,
 			      w.have_counters || st->tier_node >= 0, msg,
 			      sizeof(msg));
 	if (ret) {
-		/* A failed generator cannot be trusted: start again. */
-		st->tot.errors++;
-		mdkd_policy_error(st, "evaluator: %s; evaluation restarted",
-				  msg);
-		mdk_eval_free(st->eval);
-		st->eval = eval_new(set, msg, sizeof(msg));
-		st->sel.policy = -1;
-		st->running[0] = '\0';
-		st->guard_theta = 0;
+		eval_restart(st, msg);
 		return;
 	}
 	lopp_fit_check(st);
@@ -327,30 +373,10 @@ static void policy_observe(struct mdkd_target *t, void *state,
 	st->gone_proc = UINT32_MAX;
 	st->tot.forgotten += mdk_eval_forget(st->eval, proc_gone, st);
 
-	if (set->backend == MDKD_BACKEND_AUTO) {
+	if (t->set->backend == MDKD_BACKEND_AUTO)
 		mdkd_policy_auto_pick(st, cur);
-		return;
-	}
-	mdkd_policy_choose(st);
-	if (st->why == MDKD_R_RECLAIM) {
-		ret = mdk_eval_pick(st->eval, &st->sel, &ids, &n);
-		if (ret) {
-			mdkd_policy_error(st, "picking pages: %s",
-					  strerror(-ret));
-			st->why = MDKD_R_NOTHING;
-		} else {
-			st->pages.out = ids;
-			st->npicked = n;
-			st->tot.picked += n;
-		}
-	}
-	if (st->tier_node >= 0 && set->cxl_promote) {
-		st->pages.back = mdk_eval_returned(st->eval, &n);
-		st->pages.nback = n;
-	}
-	mdkd_policy_tiers_pick(st);
-	if (st->last_error[0] && st->why == MDKD_R_RECLAIM)
-		st->last_error[0] = '\0';
+	else
+		policy_pick(st);
 }
 
 static void policy_decide(void *state, const struct mdkd_settings *set,

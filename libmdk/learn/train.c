@@ -285,6 +285,96 @@ int mdk_lopp_train(const char *trace, const struct mdk_lopp_train_opts *o,
 	return mdk_lopp_train_until(trace, o, 0, out, rep, err, errlen);
 }
 
+/*
+ * The windows trained on and held out, the sampling threshold for about
+ * @max rows, and what the pass keeps (freed by train_free()).
+ */
+static int train_setup(struct train *t, const char *trace,
+		       const struct mdk_trace_info *info, uint32_t until,
+		       size_t max, struct mdk_lopp_train_report *rep, char *err,
+		       size_t errlen)
+{
+	int ret;
+
+	if (!info->indexed)
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"%s: expected a closed trace with its index (tails need the window count)",
+			trace);
+	if (until > info->windows)
+		return mdk_err(
+			err, errlen, -EINVAL,
+			"%s: training on windows 0..%u: beyond the trace's %u windows",
+			trace, until - 1, info->windows);
+	rep->windows = until ? until : info->windows;
+	/* ceil((1 - holdout) W), with room for the error of 1 - holdout */
+	rep->split = rep->windows < info->windows ?
+			     rep->windows :
+			     (uint32_t)MDK_MIN(
+				     (double)info->windows,
+				     ceil((1 - t->o->holdout) * rep->windows -
+					  1e-9));
+	t->split = rep->split;
+	t->until = rep->windows;
+	if (!info->records || info->records <= max) {
+		rep->sample = 1;
+		t->threshold = UINT64_MAX;
+	} else {
+		double th;
+
+		rep->sample = (double)max / (double)info->records;
+		/* 2^64 x sample, which rounding may bring to 2^64 itself */
+		th = rep->sample * 18446744073709551616.0;
+		t->threshold = th >= 18446744073709551616.0 ? UINT64_MAX :
+							      (uint64_t)th;
+	}
+	if ((ret = mdk_lopp_feat_new(&t->feat)) ||
+	    (ret = mdk_lopp_set_new(max, &t->train)) ||
+	    (ret = mdk_lopp_set_new(max, &t->test)))
+		return mdk_err(err, errlen, ret, "cannot keep %zu rows: %s",
+			       max, strerror(-ret));
+	t->gcnt = calloc((size_t)info->windows + 1, sizeof(*t->gcnt));
+	t->gpos = calloc((size_t)info->windows + 1, sizeof(*t->gpos));
+	if (!t->gcnt || !t->gpos)
+		return mdk_err(
+			err, errlen, -ENOMEM,
+			"cannot count the intervals of %u gap lengths: out of memory",
+			info->windows + 1);
+	return 0;
+}
+
+/*
+ * The pass over the trace's @windows windows: every interval filed with
+ * its label, the tails at the cut (if any) and at the end included.
+ */
+static int train_pass(struct train *t, struct mdk_trace_reader *r,
+		      uint32_t windows, char *err, size_t errlen)
+{
+	struct mdk_trace_chunk c;
+	bool cut = false;
+	int ret;
+
+	while ((ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {
+		if (c.window >= t->until && !cut) {
+			/* the training rows' tails, as if the trace ended */
+			tails(t, t->until - 1, 0);
+			cut = true;
+		}
+		ret = chunk(t, &c, err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (ret < 0)
+		return ret;
+	if (!cut && t->until < windows) {
+		tails(t, t->until - 1, 0); /* no record after the cut */
+		cut = true;
+	}
+	if (windows)
+		tails(t, windows - 1, cut ? t->until : 0);
+	return 0;
+}
+
 int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 			 uint32_t until, struct mdk_lopp_model **out,
 			 struct mdk_lopp_train_report *rep, char *err,
@@ -295,10 +385,8 @@ int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 	const struct mdk_trace_info *info;
 	struct mdk_trace_reader *r = NULL;
 	struct train t = { .o = o };
-	struct mdk_trace_chunk c;
 	struct mdk_lopp_model *m = NULL;
 	struct mdk_lopp_fit_opts fo;
-	bool cut = false;
 	int ret;
 
 	*out = NULL;
@@ -315,76 +403,12 @@ int mdk_lopp_train_until(const char *trace, const struct mdk_lopp_train_opts *o,
 	if (ret)
 		return ret;
 	info = mdk_trace_reader_info(r);
-	if (!info->indexed) {
-		ret = mdk_err(
-			err, errlen, -EINVAL,
-			"%s: expected a closed trace with its index (tails need the window count)",
-			trace);
+	ret = train_setup(&t, trace, info, until, max, rep, err, errlen);
+	if (ret)
 		goto out;
-	}
-	if (until > info->windows) {
-		ret = mdk_err(
-			err, errlen, -EINVAL,
-			"%s: training on windows 0..%u: beyond the trace's %u windows",
-			trace, until - 1, info->windows);
+	ret = train_pass(&t, r, info->windows, err, errlen);
+	if (ret)
 		goto out;
-	}
-	rep->windows = until ? until : info->windows;
-	/* ceil((1 - holdout) W), with room for the error of 1 - holdout */
-	rep->split =
-		rep->windows < info->windows ?
-			rep->windows :
-			(uint32_t)MDK_MIN(
-				(double)info->windows,
-				ceil((1 - o->holdout) * rep->windows - 1e-9));
-	t.split = rep->split;
-	t.until = rep->windows;
-	if (!info->records || info->records <= max) {
-		rep->sample = 1;
-		t.threshold = UINT64_MAX;
-	} else {
-		double th;
-
-		rep->sample = (double)max / (double)info->records;
-		/* 2^64 x sample, which rounding may bring to 2^64 itself */
-		th = rep->sample * 18446744073709551616.0;
-		t.threshold = th >= 18446744073709551616.0 ? UINT64_MAX :
-							     (uint64_t)th;
-	}
-	if ((ret = mdk_lopp_feat_new(&t.feat)) ||
-	    (ret = mdk_lopp_set_new(max, &t.train)) ||
-	    (ret = mdk_lopp_set_new(max, &t.test))) {
-		mdk_err(err, errlen, ret, "cannot keep %zu rows: %s", max,
-			strerror(-ret));
-		goto out;
-	}
-	t.gcnt = calloc((size_t)info->windows + 1, sizeof(*t.gcnt));
-	t.gpos = calloc((size_t)info->windows + 1, sizeof(*t.gpos));
-	if (!t.gcnt || !t.gpos) {
-		ret = mdk_err(
-			err, errlen, -ENOMEM,
-			"cannot count the intervals of %u gap lengths: out of memory",
-			info->windows + 1);
-		goto out;
-	}
-	while ((ret = mdk_trace_reader_next(r, &c, err, errlen)) > 0) {
-		if (c.window >= t.until && !cut) {
-			/* the training rows' tails, as if the trace ended */
-			tails(&t, t.until - 1, 0);
-			cut = true;
-		}
-		ret = chunk(&t, &c, err, errlen);
-		if (ret)
-			goto out;
-	}
-	if (ret < 0)
-		goto out;
-	if (!cut && t.until < info->windows) {
-		tails(&t, t.until - 1, 0); /* no record after the cut */
-		cut = true;
-	}
-	if (info->windows)
-		tails(&t, info->windows - 1, cut ? t.until : 0);
 	rep->intervals = t.intervals;
 	fo = o->fit;
 	fo.C = o->C;

@@ -17,21 +17,35 @@ static const struct {
 	double ns;
 } units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
 
-static int parse_cost(const char *v, uint64_t *out)
+/*
+ * The number @v starts with, digits first (no sign, space, "inf" or
+ * "nan"), and in *@unit the rest of @v after it.
+ */
+static int parse_number(const char *v, double *x, const char **unit)
 {
-	double ns = 1;
 	char *end;
-	double x;
 
 	errno = 0;
-	x = strtod(v, &end);
+	*x = strtod(v, &end);
 	if (errno || end == v || !isdigit((unsigned char)v[0]))
 		return -EINVAL;
-	if (*end) {
+	*unit = end;
+	return 0;
+}
+
+static int parse_cost(const char *v, uint64_t *out)
+{
+	const char *unit;
+	double ns = 1;
+	double x;
+
+	if (parse_number(v, &x, &unit))
+		return -EINVAL;
+	if (*unit) {
 		size_t i;
 
 		for (i = 0; i < MDK_ARRAY_SIZE(units); i++)
-			if (!strcmp(end, units[i].suffix))
+			if (!strcmp(unit, units[i].suffix))
 				break;
 		if (i == MDK_ARRAY_SIZE(units))
 			return -EINVAL;
@@ -47,16 +61,14 @@ static int parse_cost(const char *v, uint64_t *out)
 
 static int parse_fraction(const char *v, double *out)
 {
-	char *end;
+	const char *unit;
 	double x;
 
-	errno = 0;
-	x = strtod(v, &end);
-	if (errno || end == v || !isdigit((unsigned char)v[0]))
+	if (parse_number(v, &x, &unit))
 		return -EINVAL;
-	if (!strcmp(end, "%"))
+	if (!strcmp(unit, "%"))
 		x /= 100;
-	else if (*end)
+	else if (*unit)
 		return -EINVAL;
 	*out = x;
 	return 0;
