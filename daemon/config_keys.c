@@ -43,7 +43,7 @@ const struct mdkd_key mdkd_keys[] = {
 	  "where sysfs is mounted (zswap, the CMM-MP node, NUMA nodes)" },
 	{ "state_dir", MDKD_SCOPE_GLOBAL, MDKD_T_PATH, G(state_dir), "/run/mdk",
 	  0, 0, true, false,
-	  "the journal of limits to restore after a crash (high-pulse actuator)" },
+	  "the journal of limits to restore after a crash (high-pulse actuator, backend auto's page-outs past zswap)" },
 	{ "prometheus_file", MDKD_SCOPE_GLOBAL, MDKD_T_PATH, G(prometheus_file),
 	  "", 0, 0, false, true,
 	  "metrics in Prometheus text format, replaced atomically every interval (node_exporter textfile collector); empty: off" },

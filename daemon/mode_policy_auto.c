@@ -104,7 +104,7 @@ static bool tier_exists(struct policy_state *st, const char *name,
 	    !mdkd_zswap_off_able(st->t->dirfd)) {
 		snprintf(
 			why, len,
-			"swap: zswap is on and the cgroup has no memory.zswap.max to page out past it (Linux 6.3 and later)");
+			"swap: zswap is on and the cgroup has no memory.zswap.max to page out past it (Linux 5.19 and later)");
 		return false;
 	}
 	return true;

@@ -2,14 +2,15 @@
 /*
  * Page-outs past zswap, for backend auto's swap tier while zswap is on:
  * the cgroup's memory.zswap.max at 0 for the moment of the page-outs
- * (Linux 6.3 and later), so that zswap refuses the cgroup's pages and
+ * (Linux 5.19 and later), so that zswap refuses the cgroup's pages and
  * they go to the swap device.  The value before is journalled first
  * (journal.h), so that a daemon that dies in between leaves nothing.
  *
- * From Linux 6.8 the kernel answers a refused store by writing back one
- * of the cgroup's compressed pages, the oldest, and then storing the new
- * one: a page still leaves DRAM whole for each page-out, but it may be an
- * older compressed page rather than the one paged out.
+ * Up to Linux 6.7 zswap refuses the page.  From 6.8 the kernel first
+ * tries to write back one of the cgroup's compressed pages, the oldest,
+ * and when it does, stores the new one: a page still leaves DRAM whole
+ * for each page-out, but it may be an older compressed page rather than
+ * the one paged out.
  */
 #ifndef MDKD_ZSWAP_OFF_H
 #define MDKD_ZSWAP_OFF_H

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Description: mdkd's policy mode with backend auto over cmm_mp's node (a
-# segment online), zswap on and the swap device.  The workload keeps 4 MiB
+# segment online), zswap on and the swap device.  The workload (pages
+# that compress, so that zswap takes them unless told not to) keeps 4 MiB
 # hot, reads a 4 MiB warm set every 12 s (six 2 s windows) and grows a
 # cold set by 1 MiB every window, never read again: cold memory of every
 # age.  The tier list is given in the cgroup's tiers key (so no
@@ -9,8 +10,11 @@
 # capped at 2048 pages, zswap dear (50 us).  Within target_stall (1%) the
 # warm set may go to the node (1024 pages x 2 us = 0.1% of a window) but
 # not to zswap (2.5%), and the node cannot hold the growing set: it goes
-# on to zswap.  Checked: swap is left out while zswap is on; the growing
-# set lands in zswap (Swap of the workload); the node holds pages, never
+# on to zswap, or to swap past zswap where the kernel has
+# memory.zswap.max (Linux 5.19 on; swap is left out before).  Checked:
+# the list; the growing set lands in zswap or swap (Swap of the
+# workload); past zswap, the swap device takes the swap tier's pages and
+# memory.zswap.max is put back, no journal entry left; the node holds pages, never
 # more than the cap nor beyond tier_used_max; the warm set comes back,
 # moved to DRAM and counted as the node's; the measured stall is the
 # returned pages at their tiers' costs, reported beside the predicted
@@ -67,7 +71,7 @@ auto_py() {
 	status_py "(lambda a: (lambda t: ($1))({x['name']: x for x in a['per_tier']}))(p['auto'])"
 }
 
-ktap_plan 9
+ktap_plan 10
 t0=$SECONDS
 insmod "$CMM_MP_KO" || ktap_bail "insmod cmm_mp failed"
 kmod_loaded=1
@@ -81,7 +85,7 @@ cap_kb=$((total1 * 9 / 10)) # tier_used_max's default, 90%
 # shellcheck disable=SC2034 # status_py's cgroup
 name=mdk-test-mdkd-auto-$$
 cg=$(cg_new "$name") || ktap_bail "cgroup"
-WL_ARGS="--warm $WARM --warm-after 12 --warm-every 12 --grow $GROW --grow-every 2" \
+WL_ARGS="--warm $WARM --warm-after 12 --warm-every 12 --grow $GROW --grow-every 2 --compressible" \
 	workload_start "$cg" $COLD $HOT 900 || ktap_bail "the workload did not start"
 tiers="cxl:cost=2us,cap=$CAP;zswap:cost=50us,ratio=3;swap:cost=80us"
 mdkd_conf "$MDK_TMP/auto.conf" "prometheus_file = $MDK_TMP/mdkd.prom" \
@@ -90,7 +94,8 @@ mdkd_conf "$MDK_TMP/auto.conf" "prometheus_file = $MDK_TMP/mdkd.prom" \
 	"window = 2s" "horizon = 30" "warmup = 10" "psi_threshold = 20%"
 mdkd_start "$MDK_TMP/auto.conf" || ktap_bail "mdkd did not start"
 
-# The list restricted to what exists: swap is left out while zswap is on.
+# The list restricted to what exists: swap past zswap where the cgroup
+# has memory.zswap.max, else left out while zswap is on.
 for _ in $(seq 100); do
 	[ -n "$(auto_py "a['tiers']")" ] && break
 	sleep 0.5
@@ -98,9 +103,19 @@ done
 list=$(auto_py "a['tiers']")
 left=$(auto_py "a['left_out']")
 ktap_diag "tiers: $list; $left"
-[[ $list == "cxl:cost=2000ns,"*";zswap:cost=50000ns,"* ]] && [[ $list != *swap:cost=80* ]] &&
-	[[ $left == *"swap: zswap is on"* ]] && grep -q "backend auto: left out: swap" "$MDKD_LOG"
-ktap_check "the cgroup's tiers: cxl and zswap; swap left out, zswap being on (logged)"
+zmax=
+[ -f "$cg/memory.zswap.max" ] && zmax=$(cat "$cg/memory.zswap.max")
+pswpout0=$(awk '$1 == "pswpout" { print $2 }' /proc/vmstat)
+if [ -n "$zmax" ]; then
+	[[ $list == "cxl:cost=2000ns,"*";zswap:cost=50000ns,"*";swap:cost=80000ns,"* ]] &&
+		[ "$left" = "" ]
+	ktap_check "the cgroup's tiers: cxl, zswap and swap past zswap (memory.zswap.max $zmax)"
+else
+	[[ $list == "cxl:cost=2000ns,"*";zswap:cost=50000ns,"* ]] && [[ $list != *swap:cost=80* ]] &&
+		[[ $left == *"swap: zswap is on and the cgroup has no memory.zswap.max"* ]] &&
+		grep -q "backend auto: left out: swap" "$MDKD_LOG"
+	ktap_check "the cgroup's tiers: cxl and zswap; swap left out, zswap on and no memory.zswap.max (logged)"
+fi
 
 # Until the growing set is in zswap and the warm set came back from the
 # node; node 1's use sampled throughout.
@@ -110,21 +125,38 @@ while [ $((SECONDS - t0)) -lt $WAIT_S ]; do
 	[ "$n1" -gt "$max_n1" ] && max_n1=$n1
 	used1=$((total1 - $(node_kb "$node" MemFree)))
 	[ "$used1" -gt "$max_used1" ] && max_used1=$used1
-	read -r zmoved back closed win setting_now < <(auto_py "t['zswap']['total']['moved'], t['cxl']['total']['returned'], t['cxl']['closed'], p['totals']['windows'], a['setting']" | tr -d "(),'")
+	read -r zmoved smoved back closed win setting_now < <(auto_py "t['zswap']['total']['moved'], t['swap']['total']['moved'] if 'swap' in t else 0, t['cxl']['total']['returned'], t['cxl']['closed'], p['totals']['windows'], a['setting']" | tr -d "(),'")
 	[ "$closed" = tier-full ] && full=$((full + 1))
 	i=$((i + 1))
 	[ $((i % 10)) -eq 1 ] &&
-		ktap_diag "$((SECONDS - t0)) s, window $win: $setting_now; node $n1 pages, $used1 kB used; zswap moved $zmoved; cxl returned $back, $closed"
-	[ "${zmoved:-0}" -ge 2048 ] && [ "${back:-0}" -ge 512 ] && break
+		ktap_diag "$((SECONDS - t0)) s, window $win: $setting_now; node $n1 pages, $used1 kB used; zswap moved $zmoved, swap $smoved; cxl returned $back, $closed"
+	[ $((${zmoved:-0} + ${smoved:-0})) -ge 2048 ] && [ "${back:-0}" -ge 512 ] && break
 	sleep 1
 done
 swap=$(smaps_kb Swap)
 setting=$(auto_py "a['setting']")
 ktap_diag "after $((SECONDS - t0)) s: setting $setting; Swap $swap kB; node $node: max $max_n1 pages of the workload, max $max_used1 kB used of $cap_kb"
 ktap_diag "per tier: $(auto_py "[(k, v['wait'], v['pages'], v['closed'], v['total']) for k, v in t.items()]")"
-[ -n "$setting" ] && [ "$setting" != None ] && [ "${zmoved:-0}" -ge 2048 ] &&
+[ -n "$setting" ] && [ "$setting" != None ] && [ $((${zmoved:-0} + ${smoved:-0})) -ge 2048 ] &&
 	[ "${swap:-0}" -ge 8192 ]
-ktap_check "auto-tune runs a tiered AGE setting and the growing set lands in zswap"
+ktap_check "auto-tune runs a tiered AGE setting and the growing set lands in zswap or swap"
+
+if [ -n "$zmax" ]; then
+	# A page-out past zswap writes a page to the device: the page, or
+	# one of the cgroup's compressed pages (Linux 6.8 on); not a page
+	# swapped in and clean in the swap cache, which is freed as it is.
+	# Without memory.zswap.max at 0, zswap keeps these compressible
+	# pages and nothing reaches the device.
+	pswp=$(($(awk '$1 == "pswpout" { print $2 }' /proc/vmstat) - pswpout0))
+	now=$(cat "$cg/memory.zswap.max")
+	nj=$(find "$MDK_TMP/state/zswap-off" -type f 2>/dev/null | wc -l)
+	ktap_diag "swap tier: $smoved pages paged out past zswap; pswpout +$pswp; memory.zswap.max $now (was $zmax); $nj journal entries"
+	[ "${smoved:-0}" -ge 1024 ] && [ "$pswp" -ge 1024 ] && [ "$now" = "$zmax" ] &&
+		[ "$nj" -eq 0 ]
+	ktap_check "past zswap: the swap device takes the swap tier's pages; memory.zswap.max put back"
+else
+	ktap_skip "past zswap: no memory.zswap.max in this kernel"
+fi
 
 moved=$(auto_py "t['cxl']['total']['moved']")
 held=$(auto_py "t['cxl']['total']['held']")
@@ -149,7 +181,7 @@ prom=$(grep -E "^mdkd_auto_" "$MDK_TMP/mdkd.prom" | tr '\n' ' ')
 ktap_diag "$prom"
 grep -qE "^mdkd_auto_moved_pages_total\{cgroup=\"$name\",tier=\"cxl\"\} [1-9]" "$MDK_TMP/mdkd.prom" &&
 	grep -qE "^mdkd_auto_returned_pages_total\{cgroup=\"$name\",tier=\"cxl\"\} [1-9]" "$MDK_TMP/mdkd.prom" &&
-	grep -qE "^mdkd_auto_moved_pages_total\{cgroup=\"$name\",tier=\"zswap\"\} [1-9]" "$MDK_TMP/mdkd.prom" &&
+	grep -qE "^mdkd_auto_moved_pages_total\{cgroup=\"$name\",tier=\"(zswap|swap)\"\} [1-9]" "$MDK_TMP/mdkd.prom" &&
 	grep -qE "^mdkd_auto_stall_seconds_total\{cgroup=\"$name\"\} [0-9.e-]+$" "$MDK_TMP/mdkd.prom"
 ktap_check "the Prometheus file counts moves and promotions per tier and the stall"
 
@@ -175,15 +207,26 @@ for _ in $(seq 30); do
 	[[ $(auto_py "a['tiers']") == cxl:cost=3000ns* ]] && break
 	sleep 1
 done
-host=$(auto_py "a['tiers'], a['left_out']")
-ratio=$(status_py "p['tiers']['ratio']")
+# The list and the cgroup's ratio, read together until the status shows
+# the ratio the list was made with (a status read may refresh the ratio
+# a window after the list's).
+ok=1
+for _ in $(seq 20); do
+	{
+		read -r ratio
+		IFS= read -r host
+	} < <(auto_py "'%s\\n%s %s' % (p['tiers']['ratio'], a['tiers'], a['left_out'])")
+	exp=
+	[ "$ratio" != None ] &&
+		exp=$(python3 -c "print('zswap:cost=60000ns,save=%.6f' % (1 - 1 / $ratio))")
+	[[ $host == *"cxl:cost=3000ns,save=1.000000,cap=$CAP"* ]] &&
+		{ { [ -n "$exp" ] && [[ $host == *"$exp"* ]]; } ||
+			{ [ -z "$exp" ] && [[ $host == *"zswap: the cgroup's compression ratio is not known yet"* ]]; }; } &&
+		ok=0 && break
+	sleep 0.5
+done
 ktap_diag "from the tier file: $host; the cgroup's ratio $ratio"
-exp=
-[ "$ratio" != None ] &&
-	exp=$(python3 -c "print('zswap:cost=60000ns,save=%.6f' % (1 - 1 / $ratio))")
-[[ $host == *"cxl:cost=3000ns,save=1.000000,cap=$CAP"* ]] &&
-	{ { [ -n "$exp" ] && [[ $host == *"$exp"* ]]; } ||
-		{ [ -z "$exp" ] && [[ $host == *"zswap: the cgroup's compression ratio is not known yet"* ]]; }; }
+[ $ok -eq 0 ]
 ktap_check "without the tiers key: the host's tier file, zswap saving 1 - 1/ratio of the cgroup's pages"
 
 workload_stop

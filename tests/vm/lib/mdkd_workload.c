@@ -11,11 +11,12 @@
  * cold memory of every age.  Once a
  * second it rewrites --report FILE with "ready passes seconds".  At the end
  * it checks every word of both sets: exit 0 when all are intact, 1 when
- * one is not, 2 on a setup error.
+ * one is not, 2 on a setup error.  --compressible fills pages zswap can
+ * compress; by default they are not.
  *
  *   mdkd_workload --cold MIB --hot MIB [--seconds N] [--report FILE]
  *                 [--warm MIB --warm-after S --warm-every S]
- *                 [--grow MIB --grow-every S]
+ *                 [--grow MIB --grow-every S] [--compressible]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -40,8 +41,14 @@ static void on_usr1(int sig)
 	warm_now = 1;
 }
 
+/* --compressible: one word in 8 varies, so pages compress several times
+ * (and none is a page of one repeated word, which zswap keeps apart). */
+static int compressible;
+
 static uint64_t pattern(size_t i, uint64_t salt)
 {
+	if (compressible && i % 8)
+		return 0x5a5a5a5a5a5a5a5aULL ^ salt;
 	return (i + 1) * 0x9e3779b97f4a7c15ULL ^ salt;
 }
 
@@ -119,6 +126,7 @@ int main(int argc, char **argv)
 		{ "warm-every", required_argument, NULL, 'e' },
 		{ "grow", required_argument, NULL, 'g' },
 		{ "grow-every", required_argument, NULL, 'G' },
+		{ "compressible", no_argument, &compressible, 1 },
 		{ 0 },
 	};
 	size_t cold = 64 << 20, hot = 16 << 20, warm = 0, i, page = 4096;
@@ -161,11 +169,13 @@ int main(int argc, char **argv)
 		case 'G':
 			grow_every = atof(optarg);
 			break;
+		case 0: /* a flag: set */
+			break;
 		default:
 			fprintf(stderr,
 				"usage: %s --cold MIB --hot MIB [--seconds N] [--report FILE]\n"
 				"       [--warm MIB --warm-after S --warm-every S]\n"
-				"       [--grow MIB --grow-every S]\n",
+				"       [--grow MIB --grow-every S] [--compressible]\n",
 				argv[0]);
 			return 2;
 		}
