@@ -109,7 +109,7 @@ ktap_check "the hot set ($HOT MiB) stays resident: Rss >= $HOT MiB, Swap below c
 sleep 4 # two more windows: a hot page paged out would be swapped in
 out=$(status_py "p['running']['setting'], p['totals']['out_pages'], p['acted']['promotions'], p['measured']['windows'], c['last']['reason'], p['measured']['promotions']")
 ktap_diag "status: setting, out_pages, acted promotions, windows, reason, measured promotions: $out"
-read -r setting outp prom wins _ <<<"$out"
+read -r setting outp prom wins _ meas <<<"$out"
 # Acted: promotions of the pages the policy moved out.  The measured ones
 # add what the swap-cache drop's reclaim took besides (the kernel's pick).
 [ "$setting" = "age:T=2" ] && [ "${outp:-0}" -ge $((COLD * 256 * 9 / 10)) ] &&
@@ -151,12 +151,14 @@ fi
 # back as promotions (the status check above bounds them).
 # A page swapped back in stays in the swap cache too, mapped and in use,
 # while swap is less than half full: what the page-outs left is the swap
-# cache less the cgroup's swap-ins (on 6.1 the drop's reclaim, the
-# kernel's choice of pages, takes some hot ones, which come back so).
+# cache less what came back (on 6.1 the drop's reclaim, the kernel's
+# choice of pages, takes some hot ones, which come back so): the
+# cgroup's swap-ins, or the sampler's measured promotions, the larger.
 cached=0 swapin=0 left=0
 for _ in $(seq $((WAIT_S * 2))); do
 	cached=$(awk '$1 == "swapcached" { print int($2 / 1024) }' "$cg/memory.stat")
 	swapin=$(status_py "c['totals']['swapin_bytes'] >> 10")
+	[ "${swapin:-0}" -lt $((${meas:-0} * 4)) ] && swapin=$((meas * 4))
 	left=$((${cached:-0} - ${swapin:-0}))
 	[ "$left" -le $((COLD * 1024 / 10)) ] && break
 	sleep 0.5
