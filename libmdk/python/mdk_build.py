@@ -401,6 +401,59 @@ int mdk_trace_report_run(const char *path, const struct mdk_report_opts *opts,
 void mdk_trace_report_free(struct mdk_report *r);
 """
 
+# Array sizes as [...]: cffi takes no macro there; the compiler fills them in.
+CDEF["tier.h"] = """
+#define MDK_TIERS_MAX ...
+#define MDK_TIER_NAME_MAX ...
+#define MDK_PPM ...
+
+struct mdk_tier {
+    char name[...];
+    uint64_t cost_ns;
+    uint32_t save_ppm;
+    uint64_t capacity;
+};
+
+struct mdk_tiers {
+    unsigned int n;
+    struct mdk_tier t[...];
+};
+
+int mdk_tiers_parse(const char *spec, struct mdk_tiers *out, char *err,
+                    size_t errlen);
+int mdk_tiers_load(const char *path, struct mdk_tiers *out, char *err,
+                   size_t errlen);
+int mdk_tiers_format(const struct mdk_tiers *t, char *buf, size_t len);
+
+struct mdk_tier_point {
+    struct mdk_point pt;
+    unsigned int np;
+    double p[...];
+    double max_stall;
+    double mean_stall;
+    uint64_t stall_ns;
+    uint64_t tier_promotions[...];
+    uint64_t peak[...];
+    bool feasible;
+};
+
+struct mdk_tier_opts {
+    const struct mdk_tiers *tiers;
+    uint64_t window_ns;
+    bool per_access;
+};
+
+int mdk_tier_run(const char *trace, const char *spec,
+                 const struct mdk_tier_opts *o, struct mdk_tier_point **pts,
+                 size_t *n, char *err, size_t errlen);
+int mdk_tier_simulate(const char *trace, const char *spec,
+                      const struct mdk_tier_opts *o, struct mdk_tier_point *pt,
+                      char *err, size_t errlen);
+int mdk_tier_point_format(const struct mdk_tier_point *p, char *buf,
+                          size_t len);
+long mdk_tier_best(const struct mdk_tier_point *pts, size_t n, double target);
+"""
+
 # free() for the arrays libmdk mallocs and hands over (mdk_mpc_run()...).
 CDEF["stdlib.h"] = """
 void free(void *ptr);

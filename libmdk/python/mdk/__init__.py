@@ -17,6 +17,7 @@ from .report import TraceReport, report
 from .sim import simulate, simulate_windows
 from .synth import Synth, synth
 from .table import MPC_COLUMNS, MRC_COLUMNS
+from . import tiers
 from .trace import (TraceReader, TraceWriter, export_oracle, import_csv,
                     import_oracle, read, write)
 
@@ -35,5 +36,5 @@ __all__ = ["DEFAULT_POLICIES", "Evaluator", "MPC_COLUMNS", "MRC_COLUMNS",
            "TraceReport", "TraceWriter", "best", "export_oracle",
            "feature_names", "import_oracle",
            "import_csv", "mpc", "mrc", "policies", "read", "report",
-           "simulate", "simulate_windows", "synth", "train", "version",
-           "write"]
+           "simulate", "simulate_windows", "synth", "tiers", "train",
+           "version", "write"]
