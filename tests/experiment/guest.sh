@@ -269,8 +269,12 @@ run_one() {
 	damon) damon_start ;;
 	esac
 	case $run in
-	none | senpai | damon | mix-none | mix-senpai)
+	none | senpai | damon | mix-senpai)
 		"$MDKCTL" sample "$CG" --window "${W}s" --csv >"$d/sample.csv" 2>"$d/sample.err" &
+		spid=$!
+		;;
+	mix-none) # the workload's access-bit trace: tiered OPP's bound
+		"$MDKCTL" record "$CG" -o "$d/mix.mdkt" --window "${W}s" -q 2>"$d/record.err" &
 		spid=$!
 		;;
 	esac

@@ -9,7 +9,8 @@
 # set.  Every mix run has zswap's module, a swap disk and the CMM-MP node
 # at hand but uses only its own back ends:
 #
-#   mix-none     no reclaimer (the footprint)
+#   mix-none     no reclaimer (the footprint), and the workload's
+#                access-bit trace (mix.mdkt, for tiers_bound)
 #   mix-senpai   senpai, psi_threshold = EXP_STALL
 #   mix-swap     mdkd backend auto over the swap disk alone (zswap off)
 #   mix-zswap    ... over zswap alone
