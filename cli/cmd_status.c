@@ -163,6 +163,8 @@ static void print_cg_costs(struct json_object *t)
 		printf(" (%s)", str(t, "swapins_source"));
 	if (sub(t, "zswap_loads"))
 		printf(", zswap loads %.0f", num(t, "zswap_loads"));
+	if (sub(t, "zswap_writebacks"))
+		printf(", zswap writebacks %.0f", num(t, "zswap_writebacks"));
 	printf(", cxl promotions %.0f, memory PSI some %.3f s\n",
 	       num(t, "cxl_promotions"), num(t, "psi_some_total_us") / 1e6);
 }

@@ -115,6 +115,12 @@ struct json_object *mdkd_policy_costs_json(struct policy_state *st)
 		mdkd_json_add_u64(o, "zswap_loads", v);
 	else
 		mdkd_json_add(o, "zswap_loads", NULL);
+	/* Linux 6.8 on: compressed pages written to swap, among them those
+	 * that page-outs past zswap displaced (zswap_off.h). */
+	if (mdkd_compress_stat_key(stat, "zswpwb", &v))
+		mdkd_json_add_u64(o, "zswap_writebacks", v);
+	else
+		mdkd_json_add(o, "zswap_writebacks", NULL);
 	mdkd_json_add_u64(o, "cxl_promotions", st->tot.back);
 	mdkd_json_add_u64(o, "psi_some_total_us",
 			  st->t->sample ? st->t->sample->mem.some.total_us : 0);

@@ -150,10 +150,14 @@ if [ -n "$zmax" ]; then
 	pswp=$(($(awk '$1 == "pswpout" { print $2 }' /proc/vmstat) - pswpout0))
 	now=$(cat "$cg/memory.zswap.max")
 	nj=$(find "$MDK_TMP/state/zswap-off" -type f 2>/dev/null | wc -l)
-	ktap_diag "swap tier: $smoved pages paged out past zswap; pswpout +$pswp; memory.zswap.max $now (was $zmax); $nj journal entries"
+	# The kernel's count of compressed pages written back (6.8 on).
+	wb=$(status_py "p['tiers']['zswap_writebacks']")
+	kwb=$(awk '$1 == "zswpwb" { print $2 }' "$cg/memory.stat")
+	ktap_diag "swap tier: $smoved pages paged out past zswap; pswpout +$pswp; zswap writebacks $wb (memory.stat ${kwb:-none}); memory.zswap.max $now (was $zmax); $nj journal entries"
 	[ "${smoved:-0}" -ge 1024 ] && [ "$pswp" -ge 1024 ] && [ "$now" = "$zmax" ] &&
-		[ "$nj" -eq 0 ]
-	ktap_check "past zswap: the swap device takes the swap tier's pages; memory.zswap.max put back"
+		[ "$nj" -eq 0 ] && { { [ -z "$kwb" ] && [ "$wb" = None ]; } ||
+		{ [ -n "$kwb" ] && [[ $wb =~ ^[0-9]+$ ]]; }; }
+	ktap_check "past zswap: the swap device takes the swap tier's pages; memory.zswap.max put back; zswap writebacks in the status"
 else
 	ktap_skip "past zswap: no memory.zswap.max in this kernel"
 fi
