@@ -165,7 +165,9 @@ fi
 moved=$(auto_py "t['cxl']['total']['moved']")
 held=$(auto_py "t['cxl']['total']['held']")
 ktap_diag "cxl: $moved moved, $held held, tier-full in $full samples; numa_stat: $(grep -E '^(anon|file|swapcached) ' "$cg/memory.numa_stat" 2>/dev/null | tr '\n' ' ')"
-[ "${moved:-0}" -ge 1024 ] && [ "$max_n1" -ge 1024 ] && [ "$max_n1" -le $CAP ] &&
+# The warm set passes through the node, on to swap when idle T3 windows:
+# half of it (512 pages) seen there at once is enough.
+[ "${moved:-0}" -ge 1024 ] && [ "$max_n1" -ge 512 ] && [ "$max_n1" -le $CAP ] &&
 	[ "$max_used1" -le "$cap_kb" ]
 ktap_check "pages land on the node, never more than the list's cap ($max_n1 <= $CAP) nor beyond tier_used_max"
 
